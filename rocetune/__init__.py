@@ -1,0 +1,3 @@
+"""rocetune: keep lossless RoCE v2 fabrics lossless."""
+
+__version__ = "0.1.0"

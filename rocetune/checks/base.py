@@ -1,0 +1,193 @@
+"""Rule API: metadata, options, the context rules run in, and what they yield.
+
+Rules see only model objects (never rocetune.platforms). A rule yields :class:`Issue` for
+a finding and :class:`Missing` when it lacks data; the engine turns ``Missing`` into one
+RT000 finding per device and rule.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, ClassVar, Literal, Union
+
+from rocetune.model import (
+    Device,
+    Fabric,
+    Intent,
+    Link,
+    LinkEnd,
+    Model,
+    NicPort,
+    Port,
+    Severity,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+Scope = Literal["port", "device", "link", "fabric", "counters", "verify"]
+
+
+@dataclass(frozen=True)
+class RuleMeta:
+    """A rule's identity: code, kebab name, default severity, scope, one-line summary."""
+
+    code: str
+    name: str
+    severity: Severity
+    scope: Scope
+    summary: str
+    tags: tuple[str, ...] = ()
+    since: str = "0.1.0"
+
+
+class RuleOptions(Model):
+    """Base for each rule's typed options (unknown keys are rejected)."""
+
+
+@dataclass(frozen=True)
+class Issue:
+    """A finding as a rule reports it; the engine adds code, name and severity."""
+
+    message: str
+    device: str | None = None
+    port: str | None = None
+    link: str | None = None
+    observed: object = None
+    expected: object = None
+    path: str | None = None
+    severity: Severity | None = None
+    """Override of the rule's default severity for this one finding."""
+
+
+@dataclass(frozen=True)
+class Missing:
+    """The rule could not run for ``device`` because ``item`` is not in the snapshot."""
+
+    device: str
+    item: str
+    path: str | None = None
+
+
+Result = Union[Issue, Missing]
+
+
+@dataclass
+class CheckContext:
+    """What a rule run sees: the fabric, its intent, and the rule's own options."""
+
+    fabric: Fabric
+    options: RuleOptions
+    _links_by_device: dict[str, list[Link]] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        for link in self.fabric.links:
+            self._links_by_device.setdefault(link.a.device, []).append(link)
+            if link.b.device != link.a.device:
+                self._links_by_device.setdefault(link.b.device, []).append(link)
+
+    @property
+    def intent(self) -> Intent:
+        """The fabric's intent."""
+        return self.fabric.intent
+
+    def links_of(self, device: str) -> list[Link]:
+        """Links with an end on ``device``."""
+        return self._links_by_device.get(device, [])
+
+    def roce_ports(self, device: Device) -> list[Port]:
+        """Switch ports that carry RoCE.
+
+        When the fabric has links on the device, the ports at those link ends; otherwise
+        (a lone config) every port not known to be administratively down.
+        """
+        links = self.links_of(device.name)
+        if links:
+            names = {e.port for lk in links for e in (lk.a, lk.b) if e.device == device.name}
+            return [p for n, p in device.ports.items() if n in names]
+        return [p for p in device.ports.values() if p.admin_up is not False]
+
+    def roce_nics(self, device: Device) -> list[NicPort]:
+        """NIC ports of a host (all of them: hosts list only their RoCE NICs)."""
+        return list(device.nics.values())
+
+    def end(self, end: LinkEnd) -> Port | NicPort | None:
+        """The model port at a link end, or None when it is not in the model."""
+        dev = self.fabric.devices.get(end.device)
+        if dev is None:
+            return None
+        return dev.ports.get(end.port) or dev.nics.get(end.port)
+
+
+class Rule(ABC):
+    """A rule. Subclass one of the scope bases below, not this class."""
+
+    meta: ClassVar[RuleMeta]
+    options_model: ClassVar[type[RuleOptions]] = RuleOptions
+
+    @abstractmethod
+    def run(self, ctx: CheckContext) -> Iterator[Result]:
+        """Yield issues and missing-data notes for the whole fabric."""
+
+
+class PortRule(Rule):
+    """A rule checked on every RoCE switch port and every host NIC port."""
+
+    def run(self, ctx: CheckContext) -> Iterator[Result]:
+        """Call :meth:`check_port` and :meth:`check_nic` on every RoCE port."""
+        for dev in ctx.fabric.devices.values():
+            if dev.kind == "switch":
+                for port in ctx.roce_ports(dev):
+                    yield from self.check_port(dev, port, ctx)
+            else:
+                for nic in ctx.roce_nics(dev):
+                    yield from self.check_nic(dev, nic, ctx)
+
+    def check_port(self, dev: Device, port: Port, ctx: CheckContext) -> Iterable[Result]:
+        """Check one switch port (default: nothing)."""
+        return ()
+
+    def check_nic(self, dev: Device, nic: NicPort, ctx: CheckContext) -> Iterable[Result]:
+        """Check one host NIC port (default: nothing)."""
+        return ()
+
+
+class DeviceRule(Rule):
+    """A rule checked once per device."""
+
+    def run(self, ctx: CheckContext) -> Iterator[Result]:
+        """Call :meth:`check_device` on every device."""
+        for dev in ctx.fabric.devices.values():
+            yield from self.check_device(dev, ctx)
+
+    @abstractmethod
+    def check_device(self, dev: Device, ctx: CheckContext) -> Iterable[Result]:
+        """Check one device."""
+
+
+class LinkRule(Rule):
+    """A rule checked on both ends of every link whose two ends are in the model."""
+
+    def run(self, ctx: CheckContext) -> Iterator[Result]:
+        """Call :meth:`check_link` for every link."""
+        for link in ctx.fabric.links:
+            yield from self.check_link(link, ctx)
+
+    @abstractmethod
+    def check_link(self, link: Link, ctx: CheckContext) -> Iterable[Result]:
+        """Check one link."""
+
+
+def port_path(port: Port | NicPort, field_name: str | None = None) -> str:
+    """Model path of a port (or one of its fields) for provenance lookups."""
+    base = ("ports." if isinstance(port, Port) else "nics.") + port.name
+    return f"{base}.{field_name}" if field_name else base
+
+
+def fmt_set(values: Iterable[int] | None) -> str:
+    """Format priorities/DSCPs as ``{3,4}`` (``{}`` when empty, ``unknown`` for None)."""
+    if values is None:
+        return "unknown"
+    return "{" + ",".join(str(v) for v in sorted(set(values))) + "}"

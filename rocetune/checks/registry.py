@@ -1,0 +1,30 @@
+"""The explicit rule registry: every rule rocetune ships, sorted by code."""
+
+from __future__ import annotations
+
+from rocetune.checks import (
+    buffers,
+    classification,
+    coverage,
+    ecn,
+    ets,
+    links,
+    mtu,
+    pfc,
+)
+from rocetune.checks.base import Rule
+
+
+def all_rules() -> tuple[type[Rule], ...]:
+    """Return every registered rule class, sorted by code."""
+    families = (coverage, classification, pfc, ecn, ets, buffers, mtu, links)
+    rules = [r for fam in families for r in fam.RULES]
+    return tuple(sorted(rules, key=lambda r: r.meta.code))
+
+
+def rule_by_code(code: str) -> type[Rule] | None:
+    """Return the rule with ``code`` (or kebab name), or None."""
+    for r in all_rules():
+        if code.upper() == r.meta.code or code.lower() == r.meta.name:
+            return r
+    return None

@@ -1,0 +1,53 @@
+"""Vendor-neutral model. Imports nothing else from rocetune."""
+
+from rocetune.model.base import Model
+from rocetune.model.device import (
+    BufferPool,
+    BufferProfile,
+    Device,
+    EcnProfile,
+    LldpNeighbor,
+    NicPort,
+    Port,
+    Scheduler,
+    Trust,
+    Unparsed,
+    Watchdog,
+)
+from rocetune.model.fabric import DeviceProblem, Fabric, Link, LinkEnd
+from rocetune.model.finding import Finding, Severity
+from rocetune.model.intent import (
+    CnpIntent,
+    EcnIntent,
+    Intent,
+    MtuIntent,
+    VerifyIntent,
+    WatchdogIntent,
+)
+
+__all__ = [
+    "BufferPool",
+    "BufferProfile",
+    "CnpIntent",
+    "Device",
+    "DeviceProblem",
+    "EcnIntent",
+    "EcnProfile",
+    "Fabric",
+    "Finding",
+    "Intent",
+    "Link",
+    "LinkEnd",
+    "LldpNeighbor",
+    "Model",
+    "MtuIntent",
+    "NicPort",
+    "Port",
+    "Scheduler",
+    "Severity",
+    "Trust",
+    "Unparsed",
+    "VerifyIntent",
+    "Watchdog",
+    "WatchdogIntent",
+]

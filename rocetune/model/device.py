@@ -1,0 +1,186 @@
+"""Devices and their ports: switch ports and host NIC ports, vendor-neutral.
+
+Units are normalised by the parsers: bytes, percent, milliseconds, Mb/s, metres.
+``None`` always means "not known from the snapshot" (see :class:`rocetune.model.base.Model`).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from rocetune.model.base import Model
+
+Trust = Literal["dscp", "pcp", "both", "port"]
+"""How a port classifies: by DSCP (L3), by PCP (L2), both (IP by DSCP), or the port default."""
+
+SchedulerKind = Literal["strict", "dwrr", "wrr", "ets", "vendor"]
+
+
+class Unparsed(Model):
+    """A QoS-relevant input item the parser did not understand (reported as RT001)."""
+
+    item: str
+    """The key path or the line text, as the user would search for it."""
+    reason: str
+    file: str | None = None
+    line: int | None = None
+
+
+class EcnProfile(Model):
+    """An ECN/WRED profile bound to an egress queue. Thresholds in bytes."""
+
+    name: str | None = None
+    ecn_mark: bool | None = None
+    """True when the profile marks CE (ECN); False for drop-only (WRED/RED)."""
+    red_drop: bool | None = None
+    """True when the profile also drops early (RED/WRED drop enabled)."""
+    min_threshold_bytes: int | None = None
+    max_threshold_bytes: int | None = None
+    max_probability_pct: float | None = None
+
+
+class Scheduler(Model):
+    """Egress scheduling for one queue/traffic class."""
+
+    name: str | None = None
+    kind: SchedulerKind | None = None
+    weight: float | None = None
+    """DWRR/ETS share in percent (or the raw weight where the platform uses weights)."""
+    weight_is_percent: bool = True
+
+
+class BufferProfile(Model):
+    """A buffer profile bound to an ingress priority group or an egress queue. Bytes."""
+
+    name: str | None = None
+    pool: str | None = None
+    size_bytes: int | None = None
+    xon_bytes: int | None = None
+    xoff_bytes: int | None = None
+    xon_offset_bytes: int | None = None
+    dynamic_th: int | None = None
+    """Dynamic threshold exponent n (alpha = 2^n) where the platform uses it."""
+    alpha: float | None = None
+    """Shared-buffer alpha (2^dynamic_th on SONiC; alpha_X on Cumulus). inf = unlimited."""
+    static_th_bytes: int | None = None
+    computed_at_runtime: bool = False
+    """True when the switch computes the profile itself (SONiC dynamic model, NULL profile)."""
+
+
+class BufferPool(Model):
+    """A shared-buffer pool. Sizes in bytes."""
+
+    name: str
+    direction: Literal["ingress", "egress"] | None = None
+    mode: Literal["static", "dynamic"] | None = None
+    size_bytes: int | None = None
+    percent: float | None = None
+    shared_headroom_bytes: int | None = None
+    lossless: bool | None = None
+
+
+class Watchdog(Model):
+    """PFC watchdog state of one port."""
+
+    enabled: bool
+    detection_ms: float | None = None
+    restoration_ms: float | None = None
+    action: str | None = None
+    """drop | forward | alert (vendor words normalised: no-drop -> forward)."""
+    priorities: tuple[int, ...] | None = None
+    """Priorities/queues watched; None = every PFC-enabled priority."""
+
+
+class Port(Model):
+    """A switch port. Maps are keyed by ints (DSCP, priority, TC, PG, queue)."""
+
+    name: str
+    speed_mbps: int | None = None
+    mtu: int | None = None
+    admin_up: bool | None = None
+    trust: Trust | None = None
+    dscp_to_priority: dict[int, int] | None = None
+    """DSCP -> switch priority. On platforms that map DSCP straight to a TC (SONiC), the TC
+    number is the switch priority and ``priority_to_tc`` is the identity."""
+    priority_to_tc: dict[int, int] | None = None
+    tc_to_pg: dict[int, int] | None = None
+    tc_to_queue: dict[int, int] | None = None
+    pfc_priority_to_queue: dict[int, int] | None = None
+    pfc_priority_to_pg: dict[int, int] | None = None
+    pfc_rx: tuple[int, ...] | None = None
+    """Priorities on which received PFC frames are honoured."""
+    pfc_tx: tuple[int, ...] | None = None
+    """Priorities on which the port generates PFC frames."""
+    link_pause: bool | None = None
+    """802.3x link-level pause (rx or tx) enabled."""
+    watchdog: Watchdog | None = None
+    ecn: dict[int, EcnProfile] | None = None
+    """Egress queue -> ECN profile; a queue missing from a known dict has no ECN."""
+    schedulers: dict[int, Scheduler] | None = None
+    """Egress queue -> scheduler."""
+    pg_buffers: dict[int, BufferProfile] | None = None
+    """Ingress priority group -> buffer profile."""
+    queue_buffers: dict[int, BufferProfile] | None = None
+    """Egress queue -> buffer profile."""
+    cable_length_m: float | None = None
+
+
+class NicPort(Model):
+    """A host NIC port (netdev + RDMA device), e.g. a ConnectX port."""
+
+    name: str
+    rdma_device: str | None = None
+    speed_mbps: int | None = None
+    mtu: int | None = None
+    trust: Trust | None = None
+    dscp_to_priority: dict[int, int] | None = None
+    pfc_priorities: tuple[int, ...] | None = None
+    priority_to_tc: dict[int, int] | None = None
+    tc_scheduler: dict[int, Scheduler] | None = None
+    priority_to_buffer: dict[int, int] | None = None
+    buffer_sizes_bytes: dict[int, int] | None = None
+    cable_length_m: float | None = None
+    global_pause_rx: bool | None = None
+    global_pause_tx: bool | None = None
+    dcqcn_rp: dict[int, bool] | None = None
+    dcqcn_np: dict[int, bool] | None = None
+    cnp_dscp: int | None = None
+    cnp_priority: int | None = None
+    roce_tos: int | None = None
+    """rdma_cm default ToS (DSCP << 2 | ECN)."""
+    traffic_class: int | None = None
+    """Verbs GRH traffic class (tc/<port>/traffic_class)."""
+    roce_mode: Literal["v1", "v2"] | None = None
+    gid_index_v2_ipv4: tuple[int, ...] | None = None
+    dcbx_mode: Literal["os", "firmware"] | None = None
+    firmware: dict[str, str] | None = None
+    """mlxconfig current values (ROCE_CC_PRIO_MASK_P1, CNP_DSCP_P1, ...)."""
+
+
+class LldpNeighbor(Model):
+    """One LLDP neighbour seen on a local port."""
+
+    local_port: str
+    remote_name: str
+    remote_port: str
+
+
+class Device(Model):
+    """One switch or host, as parsed from its snapshot."""
+
+    name: str
+    kind: Literal["switch", "host"]
+    platform: str
+    role: str | None = None
+    hostname: str | None = None
+    asic: str | None = None
+    ports: dict[str, Port] = Field(default_factory=dict)
+    nics: dict[str, NicPort] = Field(default_factory=dict)
+    buffer_pools: dict[str, BufferPool] | None = None
+    watchdog_poll_ms: float | None = None
+    lldp: tuple[LldpNeighbor, ...] | None = None
+    unparsed: tuple[Unparsed, ...] = ()
+    facts: dict[str, str] = Field(default_factory=dict)
+    """Free-form device facts (OS version, buffer model) for reports, never for rules."""

@@ -1,0 +1,53 @@
+"""The whole fabric: devices, links and the intent."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from rocetune.model.base import Model
+from rocetune.model.device import Device
+from rocetune.model.intent import Intent
+
+
+class LinkEnd(Model):
+    """One end of a link: a device and a port (switch port or NIC netdev)."""
+
+    device: str
+    port: str
+
+    def __str__(self) -> str:
+        return f"{self.device}:{self.port}"
+
+
+class Link(Model):
+    """A cabled link between two ports."""
+
+    a: LinkEnd
+    b: LinkEnd
+    length_m: float | None = None
+    source: Literal["inventory", "lldp"] = "inventory"
+
+    @property
+    def label(self) -> str:
+        """The stable ``devA:portX--devB:portY`` name used in findings."""
+        return f"{self.a}--{self.b}"
+
+
+class DeviceProblem(Model):
+    """A device of the inventory that is not in the model, and why (RT002, exit 3)."""
+
+    device: str
+    kind: Literal["unsupported-platform", "not-collected", "parse-error"]
+    message: str
+    platform: str | None = None
+
+
+class Fabric(Model):
+    """Everything the checks see."""
+
+    intent: Intent = Intent()
+    devices: dict[str, Device] = Field(default_factory=dict)
+    links: tuple[Link, ...] = ()
+    problems: tuple[DeviceProblem, ...] = ()

@@ -1,0 +1,117 @@
+"""The fabric's declared lossless plan (the intent every rule compares against)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from rocetune.model.base import Model
+
+Priority = int
+"""An IEEE 802.1p priority, 0..7."""
+
+
+def _check_priorities(values: tuple[int, ...]) -> tuple[int, ...]:
+    for v in values:
+        if not 0 <= v <= 7:  # noqa: PLR2004 - 802.1p has eight priorities
+            msg = f"priority {v} is outside 0..7"
+            raise ValueError(msg)
+    return tuple(sorted(set(values)))
+
+
+def _check_dscps(values: tuple[int, ...]) -> tuple[int, ...]:
+    for v in values:
+        if not 0 <= v <= 63:  # noqa: PLR2004 - DSCP is six bits
+            msg = f"DSCP {v} is outside 0..63"
+            raise ValueError(msg)
+    return tuple(sorted(set(values)))
+
+
+class CnpIntent(Model):
+    """Where congestion notification packets travel: DSCP and 802.1p priority."""
+
+    dscp: int = Field(default=48, ge=0, le=63)
+    priority: int = Field(default=6, ge=0, le=7)
+
+
+class MtuIntent(Model):
+    """MTUs in bytes: host netdev, switch port, RoCE path MTU."""
+
+    host: int = Field(default=9000, gt=0)
+    switch: int = Field(default=9216, gt=0)
+    roce: Literal[256, 512, 1024, 2048, 4096] = 4096
+
+
+class EcnIntent(Model):
+    """ECN threshold envelope, in KB (1000 B) per 25 Gb/s of port speed (RT304).
+
+    Defaults are the HPCC DCQCN scaling (Kmin 100 KB, Kmax 400 KB per 25G,
+    roce-knowledge.md §3.4, S38).
+    """
+
+    min_kb_per_25g: float = Field(default=100, gt=0)
+    max_kb_per_25g: float = Field(default=400, gt=0)
+
+
+class WatchdogIntent(Model):
+    """PFC watchdog policy (roce-knowledge.md §3.6; SONiC defaults 200/200 ms, drop)."""
+
+    detection_ms: float = Field(default=200, gt=0)
+    restoration_ms: float = Field(default=200, gt=0)
+    action: Literal["drop", "forward", "alert"] = "drop"
+
+
+class VerifyIntent(Model):
+    """Pass thresholds for perftest verification (roce-knowledge.md §6.4)."""
+
+    min_bandwidth_fraction: float = Field(default=0.9, gt=0, le=1)
+    max_latency_us: float = Field(default=5, gt=0)
+
+
+class Intent(Model):
+    """The lossless plan. Defaults are the de-facto plan (roce-knowledge.md §2.0).
+
+    RoCE DSCP 26 -> priority 3 (lossless); CNP DSCP 48 -> priority 6 (strict, lossy).
+    """
+
+    lossless_priorities: tuple[Priority, ...] = (3,)
+    roce_dscp: tuple[int, ...] = (26,)
+    cnp: CnpIntent = CnpIntent()
+    congestion_control: Literal["dcqcn", "none"] = "dcqcn"
+    mtu: MtuIntent = MtuIntent()
+    ecn: EcnIntent = EcnIntent()
+    pfc_watchdog: WatchdogIntent = WatchdogIntent()
+    verify: VerifyIntent = VerifyIntent()
+    lossless_min_bandwidth_pct: float = Field(default=50, ge=0, le=100)
+    max_lossless_priorities: int = Field(default=2, ge=1, le=8)
+    l2_overhead_bytes: int = Field(default=22, ge=0)
+    """Ethernet header + FCS + one VLAN tag allowed on top of the host MTU (RT601)."""
+
+    @field_validator("lossless_priorities")
+    @classmethod
+    def _lossless(cls, v: tuple[int, ...]) -> tuple[int, ...]:
+        v = _check_priorities(v)
+        if not v:
+            msg = "at least one lossless priority is required"
+            raise ValueError(msg)
+        return v
+
+    @field_validator("roce_dscp")
+    @classmethod
+    def _roce_dscp(cls, v: tuple[int, ...]) -> tuple[int, ...]:
+        v = _check_dscps(v)
+        if not v:
+            msg = "at least one RoCE DSCP is required"
+            raise ValueError(msg)
+        return v
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Intent:
+        if self.cnp.dscp in self.roce_dscp:
+            msg = f"CNP DSCP {self.cnp.dscp} is also a RoCE DSCP"
+            raise ValueError(msg)
+        if self.ecn.min_kb_per_25g >= self.ecn.max_kb_per_25g:
+            msg = "ecn.min_kb_per_25g must be below ecn.max_kb_per_25g"
+            raise ValueError(msg)
+        return self

@@ -1,0 +1,79 @@
+"""The platform driver contract: what every platform package provides.
+
+A driver is the only code that knows a vendor's syntax. It names the commands to collect,
+recognises a saved config file of its platform, and parses a snapshot into a vendor-neutral
+:class:`~rocetune.model.Device` plus a provenance table (model path -> file and line).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, ClassVar, Literal, Protocol
+
+if TYPE_CHECKING:
+    from rocetune.model import Device
+    from rocetune.snapshot import Command, Snapshot
+
+
+@dataclass(frozen=True)
+class SourceRef:
+    """Where a model value came from."""
+
+    file: str
+    line: int | None = None
+
+
+@dataclass
+class Provenance:
+    """Model path (``ports.Ethernet0.pfc_rx``) -> source location.
+
+    Lookups fall back to the longest recorded prefix of the path, so a parser may record
+    a port once and refine individual fields where it knows the exact line.
+    """
+
+    refs: dict[str, SourceRef] = field(default_factory=dict)
+
+    def add(self, path: str, file: str, line: int | None) -> None:
+        """Record where ``path`` was defined (the first record wins)."""
+        self.refs.setdefault(path, SourceRef(file, line))
+
+    def set(self, path: str, file: str, line: int | None) -> None:
+        """Record where ``path`` was defined (overwrite)."""
+        self.refs[path] = SourceRef(file, line)
+
+    def lookup(self, path: str | None) -> SourceRef | None:
+        """Return the location of ``path`` or of its longest known prefix."""
+        while path:
+            ref = self.refs.get(path)
+            if ref is not None:
+                return ref
+            path = path.rpartition(".")[0]
+        return self.refs.get("")
+
+
+@dataclass(frozen=True)
+class ParseResult:
+    """A parsed device and where its values came from."""
+
+    device: Device
+    provenance: Provenance
+
+
+class PlatformDriver(Protocol):
+    """What a platform package exports (see rocetune/platforms/<p>/__init__.py)."""
+
+    name: ClassVar[str]
+    """Inventory platform key, e.g. ``sonic``."""
+    kind: ClassVar[Literal["switch", "host"]]
+
+    def commands(self) -> tuple[Command, ...]:
+        """Return the commands to collect, in collection order."""
+        ...
+
+    def sniff(self, path: str, text: str) -> Command | None:
+        """Return the command a saved file stands for, or None if it is not this platform's."""
+        ...
+
+    def parse(self, snapshot: Snapshot, name: str, role: str | None) -> ParseResult:
+        """Parse a snapshot into a device; raise ParseError(file, line) on unreadable input."""
+        ...

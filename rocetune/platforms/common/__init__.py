@@ -1,0 +1,1 @@
+"""Helpers shared by platform parsers (format readers, not vendor syntax)."""

@@ -11,13 +11,14 @@ from rocetune.checks import (
     links,
     mtu,
     pfc,
+    watchdog,
 )
 from rocetune.checks.base import Rule
 
 
 def all_rules() -> tuple[type[Rule], ...]:
     """Return every registered rule class, sorted by code."""
-    families = (coverage, classification, pfc, ecn, ets, buffers, mtu, links)
+    families = (coverage, classification, pfc, watchdog, ecn, ets, buffers, mtu, links)
     rules = [r for fam in families for r in fam.RULES]
     return tuple(sorted(rules, key=lambda r: r.meta.code))
 

@@ -122,7 +122,8 @@ class Snapshot:
         return iter(self.files.values())
 
 
-def _read_text(path: Path) -> str:
+def read_text(path: Path) -> str:
+    """Read a raw output file as UTF-8 (undecodable bytes replaced), SnapshotError if unreadable."""
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -136,7 +137,7 @@ def read_meta(directory: Path) -> SnapshotMeta:
     if not path.is_file():
         return SnapshotMeta()
     try:
-        raw = json.loads(_read_text(path))
+        raw = json.loads(read_text(path))
     except json.JSONDecodeError as exc:
         raise SnapshotError(f"invalid JSON: {exc.msg}", file=path, line=exc.lineno) from exc
     if not isinstance(raw, dict):
@@ -166,7 +167,7 @@ def read_directory(directory: Path) -> Snapshot:
     if not directory.is_dir():
         raise SnapshotError("snapshot directory does not exist", file=directory)
     files = {
-        p.name: SourceFile(path=str(p), text=_read_text(p))
+        p.name: SourceFile(path=str(p), text=read_text(p))
         for p in sorted(directory.iterdir())
         if p.is_file() and p.name != META_FILE and not p.name.startswith(".")
     }
@@ -177,13 +178,11 @@ def read_single_file(path: Path, as_command: Command) -> Snapshot:
     """Read one saved config file as if it were the output of ``as_command``."""
     if not path.is_file():
         raise SnapshotError("snapshot file does not exist", file=path)
-    source = SourceFile(path=str(path), text=_read_text(path))
+    source = SourceFile(path=str(path), text=read_text(path))
     return Snapshot(files={as_command.filename: source}, origin=str(path))
 
 
-def write_directory(
-    directory: Path, outputs: Mapping[str, str], meta: SnapshotMeta
-) -> None:
+def write_directory(directory: Path, outputs: Mapping[str, str], meta: SnapshotMeta) -> None:
     """Write a snapshot directory (file name -> text) plus its metadata."""
     directory.mkdir(parents=True, exist_ok=True)
     for name, text in outputs.items():

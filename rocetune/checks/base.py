@@ -10,7 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar, Literal, Union
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from rocetune.model import (
     Device,
@@ -71,7 +71,7 @@ class Missing:
     path: str | None = None
 
 
-Result = Union[Issue, Missing]
+Result = Issue | Missing
 
 
 @dataclass

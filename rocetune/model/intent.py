@@ -14,7 +14,7 @@ Priority = int
 
 def _check_priorities(values: tuple[int, ...]) -> tuple[int, ...]:
     for v in values:
-        if not 0 <= v <= 7:  # noqa: PLR2004 - 802.1p has eight priorities
+        if not 0 <= v <= 7:
             msg = f"priority {v} is outside 0..7"
             raise ValueError(msg)
     return tuple(sorted(set(values)))
@@ -22,7 +22,7 @@ def _check_priorities(values: tuple[int, ...]) -> tuple[int, ...]:
 
 def _check_dscps(values: tuple[int, ...]) -> tuple[int, ...]:
     for v in values:
-        if not 0 <= v <= 63:  # noqa: PLR2004 - DSCP is six bits
+        if not 0 <= v <= 63:
             msg = f"DSCP {v} is outside 0..63"
             raise ValueError(msg)
     return tuple(sorted(set(values)))

@@ -6,15 +6,18 @@ config_db.json files are edited by hand, so both matter for findings that point 
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
-from json.decoder import scanstring
+import json.decoder
+from collections.abc import Callable
 from typing import Any
 
 from rocetune.errors import ParseError
 
 JsonPath = tuple[str | int, ...]
 
+_scanstring: Callable[[str, int, bool], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
 _WS = re.compile(r"[ \t\n\r]*")
 _NUMBER = re.compile(r"(-?(?:0|[1-9]\d*))(\.\d+)?([eE][-+]?\d+)?")
 _MAX_DEPTH = 200
@@ -46,8 +49,6 @@ class _Reader:
         self._line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
 
     def pos_line(self, pos: int) -> tuple[int, int]:
-        import bisect
-
         idx = bisect.bisect_right(self._line_starts, pos) - 1
         return idx + 1, pos - self._line_starts[idx] + 1
 
@@ -84,7 +85,7 @@ class _Reader:
 
     def string(self, pos: int) -> tuple[str, int]:
         try:
-            return scanstring(self.s, pos + 1, True)
+            return _scanstring(self.s, pos + 1, True)
         except ValueError as exc:
             raise self.fail("bad string", pos) from exc
 

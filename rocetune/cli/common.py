@@ -1,0 +1,112 @@
+"""Options and helpers shared by the CLI commands."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from rocetune.engine import Selection
+from rocetune.errors import RocetuneError
+from rocetune.model import Severity
+
+if TYPE_CHECKING:
+    from rocetune.api import AuditResult
+    from rocetune.model import Intent
+
+EXIT_INPUT = 2
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _split(values: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(v.strip() for raw in values for v in raw.split(",") if v.strip())
+
+
+def common_options(func: F) -> F:
+    """Add --format, --select, --ignore, --fail-on and --output to a command."""
+    decorators = [
+        click.option(
+            "--format",
+            "fmt",
+            type=click.Choice(["text", "json"]),
+            default="text",
+            show_default=True,
+            help="Output format.",
+        ),
+        click.option(
+            "--select",
+            multiple=True,
+            help="Rules to run: codes, code prefixes (RT2) or names; comma-separated or repeated.",
+        ),
+        click.option("--ignore", multiple=True, help="Rules to skip (same forms as --select)."),
+        click.option(
+            "--fail-on",
+            type=click.Choice(["error", "warning", "info"]),
+            default="error",
+            show_default=True,
+            help="Exit 1 when a finding at or above this severity is reported.",
+        ),
+        click.option(
+            "-o",
+            "--output",
+            type=click.Path(dir_okay=False, path_type=Path),
+            help="Write the report to this file instead of standard output.",
+        ),
+    ]
+    for deco in reversed(decorators):
+        func = deco(func)
+    return func
+
+
+def selection_from(opts: dict[str, Any]) -> Selection:
+    """Build the rule selection from --select/--ignore."""
+    return Selection(select=_split(opts["select"]) or ("ALL",), ignore=_split(opts["ignore"]))
+
+
+def emit(result: AuditResult, opts: dict[str, Any]) -> int:
+    """Print per-device input errors on stderr, write the report, return the exit code."""
+    from rocetune.report import json as json_report
+    from rocetune.report import text as text_report
+
+    for err in result.errors:
+        click.echo(f"rocetune: error: {err}", err=True)
+    output: Path | None = opts["output"]
+    if opts["fmt"] == "json":
+        body = json_report.render(result)
+    else:
+        colour = output is None and sys.stdout.isatty()
+        body = text_report.render(result, colour=colour)
+    if output is None:
+        click.echo(body, nl=False)
+    else:
+        output.write_text(body, encoding="utf-8")
+    return result.exit_code(Severity(opts["fail_on"]))
+
+
+def run_guarded(job: Callable[[], int]) -> int:
+    """Run a command body; turn input errors into one stderr line and exit 2."""
+    try:
+        return job()
+    except RocetuneError as exc:
+        click.echo(f"rocetune: error: {exc}", err=True)
+        return EXIT_INPUT
+    except Exception as exc:
+        if os.environ.get("ROCETUNE_DEBUG"):
+            raise
+        msg = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        click.echo(f"rocetune: internal error: {msg} (set ROCETUNE_DEBUG=1 for details)", err=True)
+        return EXIT_INPUT
+
+
+def load_intent(path: Path) -> Intent:
+    """Load an intent from a YAML file (an inventory's `intent:` or a bare intent mapping)."""
+    from rocetune.inventory import load_intent_file
+
+    return load_intent_file(path)
+
+
+__all__ = ["EXIT_INPUT", "common_options", "emit", "load_intent", "run_guarded", "selection_from"]

@@ -1,0 +1,415 @@
+"""Inventory schema and loader (ruamel.yaml; every error names file:line:column).
+
+Shape (architecture.md)::
+
+    intent: {...}                     # rocetune.model.Intent fields; defaults = de-facto plan
+    defaults: {username_env: ROCETUNE_USER, password_env: ROCETUNE_PASSWORD}
+    groups:
+      leaves: {role: leaf, platform: cumulus}
+    devices:
+      leaf1: {host: 10.0.0.11, groups: [leaves], snapshot: snapshots/leaf1}
+      gpu01: {host: 10.0.1.1, platform: linux_host, role: host, nics: [eth2, eth3]}
+    links:
+      - {a: leaf1:swp1, b: gpu01:eth2, length_m: 3}
+
+Credentials never sit in the inventory: only names of environment variables
+(``username_env``/``password_env``), an SSH agent or key, or a prompt. A literal password is
+refused. Unknown keys are errors with a "did you mean" hint.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field, ValidationError, field_validator
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError
+
+from rocetune.errors import InventoryError
+from rocetune.model import Intent, Link, LinkEnd, Model
+from rocetune.platforms import KNOWN_PLATFORMS
+
+_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$")
+_PORT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/:-]{0,63}$")
+_HOST_RE = re.compile(r"^[A-Za-z0-9._:%-]{1,253}$")
+_ENV_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
+_SECRET_KEYS = {"password", "passwd", "pass", "secret", "enable_secret", "token", "key"}
+
+
+def _check_env(v: str | None) -> str | None:
+    if v is not None and not _ENV_RE.match(v):
+        msg = f"{v!r} is not an environment variable name"
+        raise ValueError(msg)
+    return v
+
+
+class Access(Model):
+    """How to reach a device: names of env vars, never secrets themselves."""
+
+    username_env: str | None = None
+    password_env: str | None = None
+    port: int | None = Field(default=None, ge=1, le=65535)
+    device_type: str | None = None
+    """netmiko device type override."""
+    use_keys: bool | None = None
+    key_file: str | None = None
+    ssh_config: str | None = None
+
+    @field_validator("username_env", "password_env")
+    @classmethod
+    def _env(cls, v: str | None) -> str | None:
+        return _check_env(v)
+
+
+class Defaults(Access):
+    """Settings every device inherits."""
+
+    platform: str | None = None
+    role: str | None = None
+
+
+class Group(Access):
+    """A named set of settings; groups may inherit other groups."""
+
+    platform: str | None = None
+    role: str | None = None
+    groups: tuple[str, ...] = ()
+
+
+class DeviceEntry(Access):
+    """One device as written in the inventory."""
+
+    host: str | None = None
+    platform: str | None = None
+    role: str | None = None
+    groups: tuple[str, ...] = ()
+    snapshot: str | None = None
+    nics: tuple[str, ...] | None = None
+
+    @field_validator("host")
+    @classmethod
+    def _host(cls, v: str | None) -> str | None:
+        if v is not None and not _HOST_RE.match(v):
+            msg = f"{v!r} is not a host name or address"
+            raise ValueError(msg)
+        return v
+
+    @field_validator("nics")
+    @classmethod
+    def _nics(cls, v: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        for n in v or ():
+            if not _PORT_RE.match(n):
+                msg = f"{n!r} is not an interface name"
+                raise ValueError(msg)
+        return v
+
+
+class LinkEntry(Model):
+    """A declared link between two ``device:port`` ends."""
+
+    a: str
+    b: str
+    length_m: float | None = Field(default=None, gt=0, le=100_000)
+
+    @field_validator("a", "b")
+    @classmethod
+    def _end(cls, v: str) -> str:
+        dev, sep, port = v.partition(":")
+        if not sep or not _NAME_RE.match(dev) or not _PORT_RE.match(port):
+            msg = f"{v!r} is not a device:port link end"
+            raise ValueError(msg)
+        return v
+
+
+class InventoryFile(Model):
+    """The whole file."""
+
+    intent: Intent = Intent()
+    defaults: Defaults = Defaults()
+    groups: dict[str, Group] = Field(default_factory=dict)
+    devices: dict[str, DeviceEntry] = Field(default_factory=dict)
+    links: tuple[LinkEntry, ...] = ()
+
+
+@dataclass(frozen=True)
+class ResolvedDevice:
+    """A device with group and default inheritance applied and paths resolved."""
+
+    name: str
+    host: str | None
+    platform: str | None
+    role: str | None
+    snapshot: Path | None
+    snapshot_line: int | None
+    nics: tuple[str, ...] | None
+    access: Access
+
+
+@dataclass(frozen=True)
+class Inventory:
+    """A loaded, validated inventory."""
+
+    path: Path
+    intent: Intent
+    devices: dict[str, ResolvedDevice]
+    links: tuple[Link, ...]
+
+
+# --- YAML position helpers -------------------------------------------------------------
+
+
+def _pos(
+    node: Any, key: object | None = None, *, value: bool = False
+) -> tuple[int | None, int | None]:
+    """1-based line/column of ``key`` (or its value) in a ruamel mapping, or of the node."""
+    try:
+        if key is not None and isinstance(node, CommentedMap | CommentedSeq):
+            if isinstance(node, CommentedSeq):
+                line, col = node.lc.item(key)
+            elif value:
+                line, col = node.lc.value(key)
+            else:
+                line, col = node.lc.key(key)
+            return line + 1, col + 1
+        if hasattr(node, "lc"):
+            return node.lc.line + 1, node.lc.col + 1
+    except (KeyError, IndexError, TypeError, AttributeError):
+        pass
+    return None, None
+
+
+def _walk(root: Any, loc: tuple[int | str, ...]) -> tuple[Any, object | None]:
+    """Follow a pydantic error location into the YAML tree: (parent node, last key)."""
+    node, last = root, None
+    for part in loc:
+        child = None
+        in_map = isinstance(node, CommentedMap) and part in node
+        in_seq = isinstance(node, CommentedSeq) and isinstance(part, int) and part < len(node)
+        if in_map or in_seq:
+            child = node[part]
+        if child is None:
+            break
+        last = part
+        if not isinstance(child, CommentedMap | CommentedSeq):
+            return node, last
+        node, last = child, None
+    return node, last
+
+
+def _error(path: Path, root: Any, loc: tuple[int | str, ...], msg: str) -> InventoryError:
+    node, key = _walk(root, loc)
+    line, col = _pos(node, key, value=True)
+    return InventoryError(msg, file=path, line=line, column=col)
+
+
+# --- validation ------------------------------------------------------------------------
+
+
+def _did_you_mean(word: str, options: list[str]) -> str:
+    close = difflib.get_close_matches(word, options, n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _check_keys(path: Path, node: Any, model: type[Model], loc: tuple[int | str, ...]) -> None:
+    if not isinstance(node, CommentedMap):
+        return
+    fields = list(model.model_fields)
+    for key in node:
+        k = str(key)
+        if k.lower() in _SECRET_KEYS:
+            line, col = _pos(node, key)
+            msg = (
+                f"literal credential {k!r} is not allowed in an inventory: name an environment "
+                "variable with password_env/username_env, or use an SSH agent/key or the prompt"
+            )
+            raise InventoryError(msg, file=path, line=line, column=col)
+        if k not in fields:
+            line, col = _pos(node, key)
+            where = ".".join(str(p) for p in loc) or "top level"
+            msg = f"unknown key {k!r} in {where}{_did_you_mean(k, fields)}"
+            raise InventoryError(msg, file=path, line=line, column=col)
+
+
+def _check_nested(path: Path, node: Any, model: type[Model], loc: tuple[int | str, ...]) -> None:
+    """Check keys of ``node`` against ``model`` and recurse into sub-model fields."""
+    _check_keys(path, node, model, loc)
+    if not isinstance(node, CommentedMap):
+        return
+    for name, info in model.model_fields.items():
+        sub = info.annotation
+        if isinstance(sub, type) and issubclass(sub, Model) and name in node:
+            _check_nested(path, node[name], sub, (*loc, name))
+
+
+def _check_tree(path: Path, root: Any) -> None:
+    if not isinstance(root, CommentedMap):
+        line, col = _pos(root)
+        raise InventoryError("an inventory must be a mapping", file=path, line=line or 1)
+    _check_keys(path, root, InventoryFile, ())
+    _check_nested(path, root.get("intent"), Intent, ("intent",))
+    _check_keys(path, root.get("defaults"), Defaults, ("defaults",))
+    for section, model in (("groups", Group), ("devices", DeviceEntry)):
+        entries = root.get(section)
+        if isinstance(entries, CommentedMap):
+            for name, entry in entries.items():
+                if not _NAME_RE.match(str(name)):
+                    line, col = _pos(entries, name)
+                    msg = f"{name!r} is not a valid {section[:-1]} name"
+                    raise InventoryError(msg, file=path, line=line, column=col)
+                _check_keys(path, entry, model, (section, str(name)))
+    links = root.get("links")
+    if isinstance(links, CommentedSeq):
+        for i, link in enumerate(links):
+            _check_keys(path, link, LinkEntry, ("links", i))
+
+
+def _validation_error(path: Path, root: Any, exc: ValidationError) -> InventoryError:
+    err = exc.errors()[0]
+    loc = tuple(err["loc"])
+    where = ".".join(str(p) for p in loc)
+    msg = err["msg"].removeprefix("Value error, ")
+    return _error(path, root, loc, f"{where}: {msg}")
+
+
+# --- resolution ------------------------------------------------------------------------
+
+
+def _group_chain(
+    path: Path, root: Any, inv: InventoryFile, name: str, start: tuple[str, ...]
+) -> list[Group]:
+    """Groups of a device in precedence order (first wins), parents after children."""
+    out: list[Group] = []
+    seen: set[str] = set()
+
+    def visit(gname: str, trail: tuple[str, ...], loc: tuple[int | str, ...]) -> None:
+        if gname in trail:
+            raise _error(path, root, loc, f"group cycle: {' -> '.join((*trail, gname))}")
+        group = inv.groups.get(gname)
+        if group is None:
+            hint = _did_you_mean(gname, list(inv.groups))
+            raise _error(path, root, loc, f"unknown group {gname!r}{hint}")
+        if gname in seen:
+            return
+        seen.add(gname)
+        out.append(group)
+        for parent in group.groups:
+            visit(parent, (*trail, gname), ("groups", gname, "groups"))
+
+    for g in start:
+        visit(g, (), ("devices", name, "groups"))
+    return out
+
+
+def _pick(attr: str, device: Model, groups: list[Group], defaults: Defaults) -> Any:
+    for src in (device, *groups, defaults):
+        value = getattr(src, attr, None)
+        if value is not None:
+            return value
+    return None
+
+
+def _resolve_device(
+    path: Path, root: Any, inv: InventoryFile, name: str, entry: DeviceEntry
+) -> ResolvedDevice:
+    groups = _group_chain(path, root, inv, name, entry.groups)
+    platform = _pick("platform", entry, groups, inv.defaults)
+    if platform is not None and platform not in KNOWN_PLATFORMS:
+        hint = _did_you_mean(platform, list(KNOWN_PLATFORMS))
+        known = ", ".join(KNOWN_PLATFORMS)
+        msg = f"unknown platform {platform!r}{hint}; known platforms: {known}"
+        raise _error(path, root, ("devices", name, "platform"), msg)
+    access = Access(**{f: _pick(f, entry, groups, inv.defaults) for f in Access.model_fields})
+    snapshot = None
+    snap_line = None
+    if entry.snapshot is not None:
+        snapshot = (path.parent / entry.snapshot).resolve()
+        node, key = _walk(root, ("devices", name, "snapshot"))
+        snap_line = _pos(node, key)[0]
+        if not snapshot.exists():
+            msg = f"snapshot {entry.snapshot!r} of device {name!r} does not exist"
+            raise _error(path, root, ("devices", name, "snapshot"), msg)
+    return ResolvedDevice(
+        name=name,
+        host=entry.host,
+        platform=platform,
+        role=_pick("role", entry, groups, inv.defaults),
+        snapshot=snapshot,
+        snapshot_line=snap_line,
+        nics=entry.nics,
+        access=access,
+    )
+
+
+def _links(entries: tuple[LinkEntry, ...]) -> tuple[Link, ...]:
+    def end(text: str) -> LinkEnd:
+        dev, _, port = text.partition(":")
+        return LinkEnd(device=dev, port=port)
+
+    return tuple(Link(a=end(e.a), b=end(e.b), length_m=e.length_m) for e in entries)
+
+
+def _read_yaml(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InventoryError(f"cannot read inventory: {exc}", file=path) from exc
+    yaml = YAML(typ="rt")
+    yaml.allow_duplicate_keys = False
+    try:
+        return yaml.load(text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else None
+        col = mark.column + 1 if mark else None
+        problem = (exc.problem or exc.context or "invalid YAML").strip()
+        raise InventoryError(f"invalid YAML: {problem}", file=path, line=line, column=col) from exc
+    except Exception as exc:  # ruamel raises a few unmarked errors (e.g. bad anchors)
+        raise InventoryError(f"invalid YAML: {exc}", file=path) from exc
+
+
+def _plain(node: Any) -> Any:
+    if isinstance(node, Mapping):
+        return {str(k): _plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_plain(v) for v in node]
+    return node
+
+
+def load_inventory(path: Path | str) -> Inventory:
+    """Load and validate an inventory; raise InventoryError(file, line, column) on any problem."""
+    path = Path(path)
+    root = _read_yaml(path)
+    if root is None:
+        raise InventoryError("the inventory is empty", file=path, line=1)
+    _check_tree(path, root)
+    try:
+        inv = InventoryFile.model_validate(_plain(root))
+    except ValidationError as exc:
+        raise _validation_error(path, root, exc) from None
+    devices = {
+        name: _resolve_device(path, root, inv, name, entry) for name, entry in inv.devices.items()
+    }
+    return Inventory(path=path, intent=inv.intent, devices=devices, links=_links(inv.links))
+
+
+def load_intent_file(path: Path | str) -> Intent:
+    """Load an intent: the ``intent:`` of an inventory, or a file that is only an intent."""
+    path = Path(path)
+    root = _read_yaml(path)
+    if root is None:
+        return Intent()
+    if not isinstance(root, CommentedMap):
+        raise InventoryError("an intent file must be a mapping", file=path, line=1)
+    if "intent" in root or "devices" in root:
+        return load_inventory(path).intent
+    _check_nested(path, root, Intent, ())
+    try:
+        return Intent.model_validate(_plain(root))
+    except ValidationError as exc:
+        raise _validation_error(path, root, exc) from None

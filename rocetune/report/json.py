@@ -1,0 +1,50 @@
+"""JSON report, schema version 1 (documented in README.md, "JSON output")."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from rocetune.report import display_path
+
+if TYPE_CHECKING:
+    from rocetune.api import AuditResult
+
+SCHEMA_VERSION = 1
+FINDING_KEYS = (
+    "code",
+    "name",
+    "severity",
+    "device",
+    "port",
+    "link",
+    "message",
+    "observed",
+    "expected",
+    "file",
+    "line",
+)
+
+
+def to_data(result: AuditResult) -> dict[str, Any]:
+    """Return the report as plain data."""
+    findings = []
+    for f in result.findings:
+        row = f.model_dump(mode="json")
+        row["file"] = display_path(f.file)
+        findings.append({k: row[k] for k in FINDING_KEYS})
+    devices = {
+        name: {"platform": st.platform, "status": st.status, "error": st.error}
+        for name, st in sorted(result.devices.items())
+    }
+    return {
+        "version": SCHEMA_VERSION,
+        "findings": findings,
+        "devices": devices,
+        "summary": result.summary(),
+    }
+
+
+def render(result: AuditResult) -> str:
+    """Render the JSON report (stable key order, trailing newline)."""
+    return json.dumps(to_data(result), indent=2) + "\n"

@@ -1,0 +1,82 @@
+"""Engine: rule selection, RT000 aggregation and provenance resolution."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import pytest
+
+from rocetune.checks.base import CheckContext, Issue, Missing, PortRule, Result, RuleMeta
+from rocetune.checks.coverage import MissingData, UnparsedConfig
+from rocetune.engine import Selection, run_checks, select_rules
+from rocetune.errors import ConfigError
+from rocetune.model import Device, Fabric, Port, Severity, Unparsed
+from rocetune.platforms.base import Provenance
+
+
+class MtuProbe(PortRule):
+    meta = RuleMeta(
+        code="RT999", name="mtu-probe", severity=Severity.WARNING, scope="port", summary="test"
+    )
+
+    def check_port(self, dev: Device, port: Port, ctx: CheckContext) -> Iterable[Result]:
+        if port.mtu is None:
+            yield Missing(device=dev.name, item=f"{port.name}: MTU", path=f"ports.{port.name}.mtu")
+        elif port.mtu < 9000:
+            yield Issue(
+                message="small",
+                device=dev.name,
+                port=port.name,
+                observed=port.mtu,
+                expected=(9000, 9216),
+                path=f"ports.{port.name}.mtu",
+            )
+
+
+def fabric() -> Fabric:
+    ports = {
+        "Ethernet0": Port(name="Ethernet0", mtu=1500),
+        "Ethernet4": Port(name="Ethernet4"),
+        "Ethernet8": Port(name="Ethernet8"),
+        "Ethernet12": Port(name="Ethernet12", mtu=9100, admin_up=False),
+    }
+    dev = Device(
+        name="leaf1",
+        kind="switch",
+        platform="test",
+        ports=ports,
+        unparsed=(Unparsed(item="FOO_TABLE", reason="unknown table"),),
+    )
+    return Fabric(devices={"leaf1": dev})
+
+
+def test_selection_by_code_prefix_name_and_all() -> None:
+    rules = (MissingData, UnparsedConfig, MtuProbe)
+    assert select_rules(rules, Selection()) == list(rules)
+    assert select_rules(rules, Selection(select=("RT9",))) == [MtuProbe]
+    assert select_rules(rules, Selection(select=("mtu-probe",))) == [MtuProbe]
+    assert select_rules(rules, Selection(ignore=("RT0",))) == [MtuProbe]
+    with pytest.raises(ConfigError, match="unknown rule selector 'RT77'"):
+        select_rules(rules, Selection(select=("RT77",)))
+
+
+def test_missing_data_once_per_device_and_provenance() -> None:
+    prov = Provenance()
+    prov.add("", "leaf1.json", 1)
+    prov.add("ports.Ethernet0", "leaf1.json", 10)
+    prov.add("ports.Ethernet0.mtu", "leaf1.json", 12)
+    findings = run_checks(fabric(), [MtuProbe], provenance={"leaf1": prov})
+    assert [(f.code, f.port) for f in findings] == [("RT000", None), ("RT999", "Ethernet0")]
+    missing, issue = findings
+    assert missing.severity is Severity.INFO
+    assert "Ethernet4: MTU; Ethernet8: MTU" in missing.message  # admin-down Ethernet12 skipped
+    assert (missing.file, missing.line) == ("leaf1.json", 1)
+    assert (issue.file, issue.line) == ("leaf1.json", 12)
+    assert issue.observed == "1500"
+    assert issue.expected == "{9000,9216}"
+
+
+def test_rt000_can_be_switched_off_and_rt001_reports_unparsed() -> None:
+    findings = run_checks(fabric(), [MtuProbe, UnparsedConfig], report_missing=False)
+    assert [f.code for f in findings] == ["RT001", "RT999"]
+    assert "FOO_TABLE" in findings[0].message

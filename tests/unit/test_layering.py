@@ -1,0 +1,64 @@
+"""Architecture contracts: who may import whom (architecture.md, "Dependency direction")."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PKG = Path(__file__).resolve().parents[2] / "rocetune"
+
+
+def imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+    return found
+
+
+def imports_under(package: str) -> dict[Path, set[str]]:
+    base = PKG / package.replace("rocetune.", "").replace(".", "/")
+    return {p: imported_modules(p) for p in sorted(base.rglob("*.py"))}
+
+
+@pytest.mark.parametrize(
+    ("package", "forbidden"),
+    [
+        ("rocetune.checks", ("rocetune.platforms", "rocetune.cli", "rocetune.api")),
+        ("rocetune.model", ("rocetune.",)),
+        ("rocetune.platforms", ("rocetune.checks", "rocetune.cli", "rocetune.api")),
+        ("rocetune.report", ("rocetune.platforms", "rocetune.cli")),
+    ],
+)
+def test_forbidden_imports(package: str, forbidden: tuple[str, ...]) -> None:
+    offenders = []
+    for path, mods in imports_under(package).items():
+        for mod in mods:
+            if package == "rocetune.model" and mod.startswith("rocetune.model"):
+                continue
+            if any(mod == f.rstrip(".") or mod.startswith(f) for f in forbidden):
+                offenders.append(f"{path.relative_to(PKG.parent)} imports {mod}")
+    assert not offenders, "\n".join(offenders)
+
+
+def test_checks_do_not_load_platforms_at_runtime() -> None:
+    code = (
+        "import sys, rocetune.checks.registry as r; r.all_rules();"
+        "bad=[m for m in sys.modules if m.startswith('rocetune.platforms')];"
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_importing_the_package_has_no_side_effects() -> None:
+    code = "import sys, rocetune; print(sorted(m for m in sys.modules if m.startswith('rocetune')))"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert proc.stdout.strip() == "['rocetune']"

@@ -7,10 +7,10 @@ config_db.json files are edited by hand, so both matter for findings that point 
 from __future__ import annotations
 
 import bisect
-import re
-from dataclasses import dataclass, field
 import json.decoder
+import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from rocetune.errors import ParseError

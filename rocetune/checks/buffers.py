@@ -1,7 +1,305 @@
-"""Rules of the buffers family (see rules/ and docs/rule-catalogue.md)."""
+"""RT5xx buffer and headroom rules (roce-knowledge.md §3.5, R-SW-16/17).
+
+The lossless ingress priority group of a priority is found through the port's maps
+(priority -> ``priority_to_tc`` -> ``tc_to_pg``); its profile is ``Port.pg_buffers[pg]``.
+The headroom requirement comes from :mod:`rocetune.tune.headroom` (SONiC's formula, S9/S10).
+"""
 
 from __future__ import annotations
 
-from rocetune.checks.base import Rule
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Literal
 
-RULES: tuple[type[Rule], ...] = ()
+from pydantic import Field
+
+from rocetune.checks._chain import link_length, options_of, pg_of
+from rocetune.checks.base import (
+    CheckContext,
+    Issue,
+    Missing,
+    PortRule,
+    Result,
+    Rule,
+    RuleMeta,
+    RuleOptions,
+    fmt_set,
+    port_path,
+)
+from rocetune.checks.helpers import missing
+from rocetune.model import BufferProfile, Device, Port, Severity
+from rocetune.tune.headroom import HeadroomInputs, HeadroomResult, asic_constants, compute_headroom
+
+RUNTIME = "headroom computed at runtime by the switch (dynamic buffer model)"
+
+
+@dataclass(frozen=True)
+class LosslessPg:
+    """A lossless ingress PG of a port, the priorities it carries and its profile."""
+
+    pg: int
+    priorities: tuple[int, ...]
+    profile: BufferProfile | None
+    path: str
+
+    @property
+    def label(self) -> str:
+        """``PG 3 (priority 3)`` for messages."""
+        return f"PG {self.pg} (priority {fmt_set(self.priorities).strip('{}')})"
+
+
+def lossless_pgs(
+    dev: Device, port: Port, ctx: CheckContext
+) -> tuple[list[LosslessPg], list[Missing]]:
+    """The PGs of the intent's lossless priorities on ``port``, or notes on missing maps."""
+    if port.pg_buffers is None:
+        return [], [missing(dev.name, port, "pg_buffers", "ingress PG buffer profiles")]
+    by_pg: dict[int, list[int]] = {}
+    notes: list[Missing] = []
+    for prio in ctx.intent.lossless_priorities:
+        pg = pg_of(dev.name, port, prio)
+        if isinstance(pg, Missing):
+            notes.append(pg)
+        else:
+            by_pg.setdefault(pg, []).append(prio)
+    pgs = [
+        LosslessPg(pg, tuple(prios), port.pg_buffers.get(pg), port_path(port, f"pg_buffers.{pg}"))
+        for pg, prios in sorted(by_pg.items())
+    ]
+    return pgs, notes
+
+
+class HeadroomOptions(RuleOptions):
+    """Options of RT501: the traffic pattern and tolerance of the headroom formula."""
+
+    lossless_mtu_bytes: int = Field(default=1500, gt=0)
+    """Largest lossless packet (SONiC LOSSLESS_TRAFFIC_PATTERN.mtu; S9 example 1500)."""
+    small_packet_pct: float = Field(default=100, ge=0, le=100)
+    """Share of small packets (SONiC default 100 %: worst-case cell use)."""
+    gearbox_delay_ns: float = Field(default=0, ge=0)
+    """Gearbox latency of the platform (not in the snapshot; 0 = none)."""
+    tolerance_pct: float = Field(default=2.0, ge=0, lt=100)
+    """Accept xoff down to this much below the formula (S10's 1000/1024 unit mixing and
+    rounding put switch-computed values up to ~1.2 % under the SI computation)."""
+    asic: str | None = None
+    """ASIC name to use instead of ``Device.asic`` (e.g. ``spectrum2``)."""
+
+
+def _cable(dev: Device, port: Port, ctx: CheckContext) -> tuple[float, str] | Missing:
+    """The cable length to size for, and a note on where it came from."""
+    configured, linked = port.cable_length_m, link_length(ctx, dev.name, port.name)
+    if configured is None:
+        if linked is None:
+            return missing(dev.name, port, "cable_length_m", "cable length")
+        return linked, f"; cable length not configured, using the fabric link's {linked:g} m"
+    if linked is not None and linked > configured:
+        return linked, (
+            f"; the fabric link is {linked:g} m, longer than the configured {configured:g} m, "
+            "so the link length is used (see RT503)"
+        )
+    return configured, ""
+
+
+def _requirement(
+    dev: Device, port: Port, ctx: CheckContext, opts: HeadroomOptions
+) -> tuple[HeadroomResult, str] | list[Result]:
+    notes: list[Result] = []
+    if port.speed_mbps is None:
+        notes.append(missing(dev.name, port, "speed_mbps", "port speed"))
+    if port.mtu is None:
+        notes.append(missing(dev.name, port, "mtu", "port MTU"))
+    cable = _cable(dev, port, ctx)
+    if isinstance(cable, Missing):
+        notes.append(cable)
+    if notes or isinstance(cable, Missing) or port.speed_mbps is None or port.mtu is None:
+        return notes
+    inputs = HeadroomInputs(
+        speed_mbps=port.speed_mbps,
+        cable_m=cable[0],
+        port_mtu=port.mtu,
+        lossless_mtu=opts.lossless_mtu_bytes,
+        small_packet_pct=opts.small_packet_pct,
+        gearbox_delay_ns=opts.gearbox_delay_ns,
+    )
+    return compute_headroom(inputs, asic_constants(opts.asic or dev.asic)), cable[1]
+
+
+class HeadroomSufficient(PortRule):
+    """RT501: lossless PG xoff >= the headroom formula for speed, cable length and MTU."""
+
+    meta = RuleMeta(
+        code="RT501",
+        name="headroom-sufficient",
+        severity=Severity.ERROR,
+        scope="port",
+        summary="lossless PG headroom (XOFF room) >= the requirement computed from port speed, "
+        "cable length and MTU (show the computation)",
+        tags=("buffers", "headroom", "pfc"),
+    )
+    options_model = HeadroomOptions
+
+    def check_port(self, dev: Device, port: Port, ctx: CheckContext) -> Iterable[Result]:
+        """Compare the xoff of every lossless PG of ``port`` with the formula."""
+        pgs, notes = lossless_pgs(dev, port, ctx)
+        yield from notes
+        opts = options_of(ctx, HeadroomOptions)
+        need: tuple[HeadroomResult, str] | list[Result] | None = None
+        for lpg in pgs:
+            prof = lpg.profile
+            if prof is not None and prof.computed_at_runtime:
+                yield Missing(dev.name, f"{port.name}: {RUNTIME}", lpg.path)
+                continue
+            if prof is not None and prof.xoff_bytes is None:
+                yield missing(dev.name, port, f"pg_buffers.{lpg.pg}", f"xoff of {lpg.label}")
+                continue
+            need = need if need is not None else _requirement(dev, port, ctx, opts)
+            if isinstance(need, list):
+                yield from need
+                return
+            yield from _compare(dev, port, lpg, need, opts)
+
+
+def _compare(
+    dev: Device,
+    port: Port,
+    lpg: LosslessPg,
+    need: tuple[HeadroomResult, str],
+    opts: HeadroomOptions,
+) -> Iterator[Issue]:
+    res, cable_note = need
+    have = 0 if lpg.profile is None else lpg.profile.xoff_bytes or 0
+    if have >= res.xoff_raw * (1 - opts.tolerance_pct / 100):
+        return
+    i = res.inputs
+    asic = opts.asic or dev.asic
+    est = f" (an estimate: no published constants for ASIC {asic or 'unknown'})"
+    est = est if res.estimate else ""
+    needs = (
+        f"the {res.required_xoff} B{est} that {i.speed_mbps / 1000:g}G over {i.cable_m:g} m "
+        f"with MTU {i.port_mtu} needs"
+    )
+    if lpg.profile is None:
+        head, observed = f"has no buffer profile, so no headroom for {needs}", "no profile"
+    else:
+        name = f" (profile {lpg.profile.name})" if lpg.profile.name else ""
+        head, observed = f"has {have} B of XOFF headroom, below {needs}", f"xoff {have} B{name}"
+    alloc = "" if res.estimate else f"; allocated in 1 KiB steps: {res.xoff} B"
+    yield Issue(
+        message=(
+            f"lossless {lpg.label} {head}, so the bytes still arriving after XOFF overflow "
+            "it and lossless packets are dropped"
+        ),
+        device=dev.name,
+        port=port.name,
+        observed=observed,
+        expected=(
+            f"xoff >= {res.required_xoff} B (tolerance {opts.tolerance_pct:g} %{alloc}): "
+            f"{res.summary()}{cable_note}"
+        ),
+        path=lpg.path,
+    )
+
+
+class XonXoffOptions(RuleOptions):
+    """Options of RT502."""
+
+    headroom_model: Literal["auto", "independent", "shared"] = "auto"
+    """How to decide whether ``size >= xon + xoff`` applies. ``auto``: from the PG profile's
+    pool - a shared headroom pool size (SONiC ``BUFFER_POOL.xoff``) > 0 means the shared
+    headroom model (no check), 0 means independent headroom (check); unknown -> RT000."""
+
+
+def _model(dev: Device, prof: BufferProfile, opts: XonXoffOptions) -> str | None:
+    """``independent`` / ``shared``, or None when the snapshot cannot tell."""
+    if opts.headroom_model != "auto":
+        return opts.headroom_model
+    pools = dev.buffer_pools
+    pool = None if pools is None or prof.pool is None else pools.get(prof.pool)
+    if pool is None or pool.shared_headroom_bytes is None:
+        return None
+    return "shared" if pool.shared_headroom_bytes > 0 else "independent"
+
+
+class XonXoffOrder(PortRule):
+    """RT502: xon < xoff; with independent headroom also size >= xon + xoff."""
+
+    meta = RuleMeta(
+        code="RT502",
+        name="xon-xoff-order",
+        severity=Severity.ERROR,
+        scope="port",
+        summary="xon < xoff; with independent headroom, size >= xon + xoff",
+        tags=("buffers", "headroom", "pfc"),
+    )
+    options_model = XonXoffOptions
+
+    def check_port(self, dev: Device, port: Port, ctx: CheckContext) -> Iterable[Result]:
+        """Check the thresholds of every lossless PG profile of ``port``."""
+        pgs, notes = lossless_pgs(dev, port, ctx)
+        yield from notes
+        opts = options_of(ctx, XonXoffOptions)
+        for lpg in pgs:
+            if lpg.profile is not None:
+                yield from _order(dev, port, lpg, lpg.profile, opts)
+
+
+def _order(
+    dev: Device, port: Port, lpg: LosslessPg, prof: BufferProfile, opts: XonXoffOptions
+) -> Iterator[Result]:
+    xon, xoff = prof.xon_bytes, prof.xoff_bytes
+    name = prof.name or "(unnamed)"
+    if xon is None or xoff is None:
+        what = RUNTIME if prof.computed_at_runtime else f"xon/xoff of {lpg.label} not in snapshot"
+        yield Missing(dev.name, f"{port.name}: {what}", lpg.path)
+        return
+    if xon >= xoff:
+        yield Issue(
+            message=(
+                f"lossless {lpg.label} profile {name} has xon {xon} B >= xoff {xoff} B, so the "
+                "port resumes the sender before the headroom has drained and flaps between "
+                "pause and resume"
+            ),
+            device=dev.name,
+            port=port.name,
+            observed=f"xon {xon} B, xoff {xoff} B",
+            expected="xon < xoff",
+            path=lpg.path,
+        )
+    yield from _size(dev, port, lpg, prof, _model(dev, prof, opts))
+
+
+def _size(
+    dev: Device, port: Port, lpg: LosslessPg, prof: BufferProfile, model: str | None
+) -> Iterator[Result]:
+    xon, xoff = prof.xon_bytes or 0, prof.xoff_bytes or 0
+    if model == "shared":
+        return
+    if model is None:
+        what = (
+            f"pool of the {lpg.label} profile"
+            if prof.pool is None
+            else f"shared headroom pool size of pool {prof.pool}"
+        )
+        item = f"{port.name}: {what} (decides the headroom model) not in snapshot"
+        yield Missing(dev.name, item, lpg.path)
+        return
+    if prof.size_bytes is None:
+        yield missing(dev.name, port, f"pg_buffers.{lpg.pg}", f"size of {lpg.label} profile")
+        return
+    if prof.size_bytes >= xon + xoff:
+        return
+    yield Issue(
+        message=(
+            f"lossless {lpg.label} profile {prof.name or '(unnamed)'} reserves {prof.size_bytes} B,"
+            f" less than xon {xon} + xoff {xoff} = {xon + xoff} B, and pool {prof.pool} has no "
+            "shared headroom, so what arrives after XOFF does not fit and is dropped"
+        ),
+        device=dev.name,
+        port=port.name,
+        observed=f"size {prof.size_bytes} B",
+        expected=f"size >= xon + xoff = {xon + xoff} B (independent headroom model, S9)",
+        path=lpg.path,
+    )
+
+
+RULES: tuple[type[Rule], ...] = (HeadroomSufficient, XonXoffOrder)

@@ -1,0 +1,160 @@
+"""Step 3 (device): normalised SONiC tables -> :class:`~rocetune.model.Device`.
+
+Decisions:
+
+* Ports come from PORT. Without a PORT table (QoS or buffer fragments) the port names are
+  taken from the keys of PORT_QOS_MAP, QUEUE, BUFFER_PG, BUFFER_QUEUE, CABLE_LENGTH and
+  PFC_WD, with speed/mtu/admin state unknown. With a PORT table, other tables naming a
+  port that PORT lacks are reported (orchagent skips such entries).
+* ``hostname`` from DEVICE_METADATA; ``asic`` from platform/hwsku (:mod:`.asic`); facts:
+  hwsku, platform, buffer_model, default_pfcwd_status, device type, the CONFIG_DB
+  version and the LOSSLESS_TRAFFIC_PATTERN / DEFAULT_LOSSLESS_BUFFER_PARAMETER values.
+* ``watchdog_poll_ms`` from PFC_WD|GLOBAL POLL_INTERVAL; when that is absent and
+  default_pfcwd_status is ``enable``, the value ``pfcwd start_default`` writes:
+  200 ms x ceil(ports/32), at most 1000 ms.
+* ``buffer_pools`` from BUFFER_POOL (None without that table): direction = ``type``,
+  ``mode``, ``size``, ``percentage`` (dynamic model), ``xoff`` -> shared headroom.
+  ``lossless`` is True for a pool named ``*lossless*`` or used by a profile with ``xoff``
+  (only lossless PG profiles have one); False otherwise when BUFFER_PROFILE is in the file
+  (SONiC pool names say lossy/lossless by convention), None when it is not.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rocetune.model import BufferPool, Port
+from rocetune.platforms.sonic.asic import asic_family
+from rocetune.platforms.sonic.build_port import (
+    DEFAULT_WD_MS,
+    DEFAULT_WD_PORTS,
+    WatchdogDefault,
+    build_port,
+)
+from rocetune.platforms.sonic.resolve import Ctx, int_of, value_of
+from rocetune.platforms.sonic.shape import PoolCfg, SonicConfig
+
+MAX_POLL_MS = 1000
+_FACT_FIELDS = {
+    "hwsku": "hwsku",
+    "platform": "platform",
+    "buffer_model": "buffer_model",
+    "default_pfcwd_status": "default_pfcwd_status",
+    "type": "device_type",
+}
+
+
+def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
+    """Sort Ethernet2 before Ethernet10."""
+    return tuple((0, int(t)) if t.isdigit() else (1, t) for t in re.split(r"(\d+)", text) if t)
+
+
+def port_names(ctx: Ctx) -> list[str]:
+    """The ports of the device, naturally sorted (see the module docstring)."""
+    cfg = ctx.cfg
+    if "PORT" not in cfg.present:
+        return sorted(cfg.port_refs, key=natural_key)
+    for name, (table, line) in cfg.port_refs.items():
+        if name not in cfg.ports:
+            ctx.pr.add(f"{table}|{name}", "port is not in the PORT table", line)
+    return sorted(cfg.ports, key=natural_key)
+
+
+def watchdog_default(ctx: Ctx, port_count: int) -> WatchdogDefault:
+    """Read default_pfcwd_status and the start_default multiplier."""
+    item = ctx.cfg.metadata.get("default_pfcwd_status")
+    status = None
+    if item is not None and item.value is not None:
+        status = item.value.lower()
+        if status not in {"enable", "disable"}:
+            ctx.pr.add(
+                f"DEVICE_METADATA|localhost default_pfcwd_status={item.value}",
+                "expected enable or disable",
+                item.line,
+            )
+            status = None
+    multiplier = max(1, (port_count - 1) // DEFAULT_WD_PORTS + 1)
+    return WatchdogDefault(status, item.line if item else None, multiplier)
+
+
+def poll_ms(ctx: Ctx, default: WatchdogDefault) -> float | None:
+    """PFC watchdog polling interval of the device."""
+    poll = ctx.cfg.poll_interval
+    if poll is not None:
+        ctx.ref("watchdog_poll_ms", poll.line)
+        return value_of(poll)
+    if default.status == "enable":
+        ctx.ref("watchdog_poll_ms", default.line)
+        return float(min(DEFAULT_WD_MS * default.multiplier, MAX_POLL_MS))
+    return None
+
+
+def build_ports(ctx: Ctx) -> tuple[dict[str, Port], float | None]:
+    """All ports of one namespace and its watchdog polling interval."""
+    names = port_names(ctx)
+    count = len(ctx.cfg.ports) if "PORT" in ctx.cfg.present else len(names)
+    default = watchdog_default(ctx, count)
+    ports = {name: build_port(ctx, name, default) for name in names}
+    return ports, poll_ms(ctx, default)
+
+
+def build_pools(ctx: Ctx) -> dict[str, BufferPool] | None:
+    """Buffer pools of one namespace (names prefixed in multi-ASIC outputs)."""
+    cfg = ctx.cfg
+    if "BUFFER_POOL" not in cfg.present:
+        return None
+    lossless_refs = {
+        p.pool.value
+        for p in cfg.profiles.values()
+        if p.pool is not None and p.xoff is not None and p.xoff.value is not None
+    }
+    out: dict[str, BufferPool] = {}
+    for name, pool in cfg.pools.items():
+        full = ctx.pool_prefix + name
+        out[full] = _pool(pool, full, _lossless(name, lossless_refs, cfg))
+        ctx.ref(f"buffer_pools.{full}", pool.line)
+    return out
+
+
+def _lossless(name: str, lossless_refs: set[str | None], cfg: SonicConfig) -> bool | None:
+    if "lossless" in name.lower() or name in lossless_refs:
+        return True
+    return False if "BUFFER_PROFILE" in cfg.present else None
+
+
+def _pool(pool: PoolCfg, name: str, lossless: bool | None) -> BufferPool:
+    """A BUFFER_POOL entry. An ingress pool without ``xoff`` has no shared headroom pool:
+    every lossless PG then carries its own headroom in its profile size (S9)."""
+    direction = pool.direction.value if pool.direction else None
+    mode = pool.mode.value if pool.mode else None
+    shared = int_of(pool.xoff)
+    if pool.xoff is None and direction == "ingress":
+        shared = 0
+    return BufferPool(
+        name=name,
+        direction="ingress" if direction == "ingress" else "egress" if direction else None,
+        mode="static" if mode == "static" else "dynamic" if mode else None,
+        size_bytes=int_of(pool.size),
+        percent=value_of(pool.percentage),
+        shared_headroom_bytes=shared,
+        lossless=lossless,
+    )
+
+
+def device_facts(ctx: Ctx) -> tuple[str | None, str | None, dict[str, str]]:
+    """(hostname, asic, facts) from DEVICE_METADATA and the fact tables."""
+    meta = ctx.cfg.metadata
+    facts = dict(ctx.cfg.facts)
+    for src, dst in _FACT_FIELDS.items():
+        item = meta.get(src)
+        if item is not None and item.value is not None:
+            facts[dst] = item.value
+    hostname = meta.get("hostname")
+    if hostname is not None:
+        ctx.ref("hostname", hostname.line)
+    platform, hwsku = facts.get("platform"), facts.get("hwsku")
+    asic = asic_family(platform, hwsku)
+    if asic is not None:
+        platform_item = meta.get("platform") or meta.get("hwsku")
+        ctx.ref("asic", platform_item.line if platform_item else None)
+    return (hostname.value if hostname else None), asic, facts

@@ -1,0 +1,262 @@
+"""Step 3 (ports): normalised SONiC tables -> :class:`~rocetune.model.Port`.
+
+Decisions (None = the tables that would say are not in the file; empty = they are, and
+nothing applies to the port):
+
+* Classification, from PORT_QOS_MAP (None for all of it when PORT_QOS_MAP is absent):
+  ``trust`` is ``dscp`` when a dscp_to_tc_map applies (the port's own, else
+  ``PORT_QOS_MAP|global``), ``pcp`` when only a dot1p_to_tc_map does, ``both`` when both
+  do (IP traffic is then classified by DSCP), and ``port`` when none does.
+  ``dscp_to_priority`` is the DSCP_TO_TC_MAP (the TC number is SONiC's switch priority) and
+  ``priority_to_tc`` the identity (0..7 plus any higher TC the DSCP map uses); for
+  ``pcp`` trust the dot1p map is ``priority_to_tc`` and ``dscp_to_priority`` is empty;
+  for ``port`` trust both are empty.
+  ``tc_to_pg``, ``tc_to_queue`` and ``pfc_priority_to_queue`` are the bound maps, empty
+  when unbound. ``pfc_priority_to_pg`` defaults to the identity when no pfc_to_pg_map is
+  bound: only Mellanox/Barefoot configs bind one, and without it the PFC priority and the
+  PG are the same number (SAI "default no map").
+* PFC: ``pfc_rx = pfc_tx = pfc_enable``; a port without pfc_enable has () for both. With
+  ``PORT pfc_asym=on`` orchagent sets PFC RX to all priorities (0xff) and TX to
+  pfc_enable (sonic-swss portsorch setPortPfcAsym), so pfc_rx is 0..7.
+* ``link_pause`` is False: CONFIG_DB has no 802.3x setting, orchagent never sets
+  SAI_PORT_ATTR_GLOBAL_FLOW_CONTROL_MODE (sonic-net/sonic-swss@e6b0c5b5), and its SAI
+  default is SAI_PORT_FLOW_CONTROL_MODE_DISABLE (opencomputeproject/SAI inc/saiport.h).
+* Watchdog: a ``PFC_WD|<port>`` entry -> enabled with its timers and action (``drop`` when
+  absent, the pfcwdorch default). Otherwise, when DEVICE_METADATA default_pfcwd_status is
+  ``enable``, ``pfcwd start_default`` (sonic-utilities pfcwd/main.py) enables it on ports
+  with pfc_enable at 200 ms x ceil(ports/32) for detection and restoration, action drop
+  (it also limits itself to ports with a DEVICE_NEIGHBOR; rocetune does not, which is the
+  conservative reading). Otherwise, if PFC_WD or default_pfcwd_status is in the file, the
+  watchdog is off; if neither is, it is unknown (None). ``priorities`` is pfcwd_sw_enable
+  when set (orchagent since sonic-swss #2171 watches exactly those), else None.
+* ``ecn``/``schedulers``: None without a QUEUE table, else the queues that name a
+  wred_profile/scheduler. ``pg_buffers``/``queue_buffers``: None without BUFFER_PG/
+  BUFFER_QUEUE, else the bound PGs/queues. ``cable_length_m`` from CABLE_LENGTH.
+* ``admin_up`` is None when PORT has no admin_status (rocetune does not guess a default).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rocetune.model import BufferProfile, EcnProfile, Port, Scheduler, Trust, Watchdog
+from rocetune.platforms.sonic.resolve import Bound, Ctx, value_of
+from rocetune.platforms.sonic.shape import BindingCfg
+
+IDENTITY: dict[int, int] = {i: i for i in range(8)}
+ALL_PRIORITIES: tuple[int, ...] = tuple(range(8))
+DEFAULT_WD_MS = 200
+DEFAULT_WD_PORTS = 32
+
+
+@dataclass
+class Classification:
+    """The classification fields of one port."""
+
+    trust: Trust | None = None
+    dscp_to_priority: dict[int, int] | None = None
+    priority_to_tc: dict[int, int] | None = None
+    tc_to_pg: dict[int, int] | None = None
+    tc_to_queue: dict[int, int] | None = None
+    pfc_priority_to_queue: dict[int, int] | None = None
+    pfc_priority_to_pg: dict[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class WatchdogDefault:
+    """What DEVICE_METADATA default_pfcwd_status says, resolved once per device."""
+
+    status: str | None
+    line: int | None
+    multiplier: int
+
+
+def build_port(ctx: Ctx, name: str, wd_default: WatchdogDefault) -> Port:
+    """Assemble one model Port and record its provenance."""
+    cfg = ctx.cfg
+    port_cfg = cfg.ports.get(name)
+    path = f"ports.{name}"
+    ctx.ref(path, port_cfg.line if port_cfg else cfg.port_refs.get(name, ("", None))[1])
+    cls = classify(ctx, name)
+    pfc_rx, pfc_tx = _pfc(ctx, name)
+    speed = port_cfg.speed if port_cfg else None
+    mtu = port_cfg.mtu if port_cfg else None
+    admin = port_cfg.admin_up if port_cfg else None
+    for fname, item in (("speed_mbps", speed), ("mtu", mtu), ("admin_up", admin)):
+        ctx.ref(f"{path}.{fname}", item.line if item else None)
+    cable = cfg.cable.get(name)
+    ctx.ref(f"{path}.cable_length_m", cable.line if cable else None)
+    return Port(
+        name=name,
+        speed_mbps=speed.value if speed else None,
+        mtu=mtu.value if mtu else None,
+        admin_up=admin.value if admin else None,
+        trust=cls.trust,
+        dscp_to_priority=cls.dscp_to_priority,
+        priority_to_tc=cls.priority_to_tc,
+        tc_to_pg=cls.tc_to_pg,
+        tc_to_queue=cls.tc_to_queue,
+        pfc_priority_to_queue=cls.pfc_priority_to_queue,
+        pfc_priority_to_pg=cls.pfc_priority_to_pg,
+        pfc_rx=pfc_rx,
+        pfc_tx=pfc_tx,
+        link_pause=False,
+        watchdog=_watchdog(ctx, name, pfc_tx, wd_default),
+        ecn=_ecn(ctx, name),
+        schedulers=_schedulers(ctx, name),
+        pg_buffers=_buffers(ctx, name, "pg_buffers", "BUFFER_PG", ctx.cfg.pg_bindings),
+        queue_buffers=_buffers(ctx, name, "queue_buffers", "BUFFER_QUEUE", ctx.cfg.queue_bindings),
+        cable_length_m=cable.value if cable else None,
+    )
+
+
+def _map_field(ctx: Ctx, path: str, bound: Bound, unbound: dict[int, int]) -> dict[int, int] | None:
+    ctx.ref(path, bound.line)
+    if not bound.bound:
+        return dict(unbound)
+    for key, line in bound.lines.items():
+        ctx.ref(f"{path}.{key}", line)
+    return bound.values
+
+
+def classify(ctx: Ctx, name: str) -> Classification:
+    """Trust and the QoS maps of one port."""
+    out = Classification()
+    if "PORT_QOS_MAP" not in ctx.cfg.present:
+        return out
+    path = f"ports.{name}"
+    dscp = ctx.qos_map(name, "dscp_to_tc_map")
+    dot1p = ctx.qos_map(name, "dot1p_to_tc_map")
+    out.trust = _trust(dscp.bound, dot1p.bound)
+    ctx.ref(f"{path}.trust", dscp.line if dscp.bound else dot1p.line)
+    out.dscp_to_priority = _map_field(ctx, f"{path}.dscp_to_priority", dscp, {})
+    if dscp.bound:
+        out.priority_to_tc = _identity_for(dscp.values)
+        ctx.ref(f"{path}.priority_to_tc", dscp.line)
+    else:
+        out.priority_to_tc = _map_field(ctx, f"{path}.priority_to_tc", dot1p, {})
+    out.tc_to_pg = _bound_map(ctx, name, "tc_to_pg", "tc_to_pg_map", {})
+    out.tc_to_queue = _bound_map(ctx, name, "tc_to_queue", "tc_to_queue_map", {})
+    out.pfc_priority_to_queue = _bound_map(
+        ctx, name, "pfc_priority_to_queue", "pfc_to_queue_map", {}
+    )
+    out.pfc_priority_to_pg = _bound_map(ctx, name, "pfc_priority_to_pg", "pfc_to_pg_map", IDENTITY)
+    return out
+
+
+def _bound_map(
+    ctx: Ctx, name: str, attr: str, field_name: str, unbound: dict[int, int]
+) -> dict[int, int] | None:
+    bound = ctx.qos_map(name, field_name)
+    return _map_field(ctx, f"ports.{name}.{attr}", bound, unbound)
+
+
+def _identity_for(dscp_map: dict[int, int] | None) -> dict[int, int] | None:
+    """Identity over priorities 0..7 and every TC the DSCP map uses (some use TC 8+)."""
+    if dscp_map is None:
+        return None
+    return {p: p for p in sorted(set(IDENTITY) | set(dscp_map.values()))}
+
+
+def _trust(dscp: bool, dot1p: bool) -> Trust:
+    if dscp and dot1p:
+        return "both"
+    if dscp:
+        return "dscp"
+    return "pcp" if dot1p else "port"
+
+
+def _pfc(ctx: Ctx, name: str) -> tuple[tuple[int, ...] | None, tuple[int, ...] | None]:
+    cfg = ctx.cfg
+    if "PORT_QOS_MAP" not in cfg.present:
+        return None, None
+    qos = cfg.port_qos.get(name)
+    enable = qos.pfc_enable if qos is not None else None
+    tx: tuple[int, ...] | None = () if enable is None else enable.value
+    line = enable.line if enable is not None else (qos.line if qos is not None else None)
+    ctx.ref(f"ports.{name}.pfc_tx", line)
+    port_cfg = cfg.ports.get(name)
+    asym = port_cfg.pfc_asym if port_cfg is not None else None
+    if asym is None or asym.value is False:
+        ctx.ref(f"ports.{name}.pfc_rx", line)
+        return tx, tx
+    ctx.ref(f"ports.{name}.pfc_rx", asym.line)
+    return (ALL_PRIORITIES if asym.value else None), tx
+
+
+def _wd_priorities(ctx: Ctx, name: str) -> tuple[int, ...] | None:
+    qos = ctx.cfg.port_qos.get(name)
+    if qos is None or qos.pfcwd_sw_enable is None:
+        return None
+    return qos.pfcwd_sw_enable.value
+
+
+def _watchdog(
+    ctx: Ctx, name: str, pfc_tx: tuple[int, ...] | None, default: WatchdogDefault
+) -> Watchdog | None:
+    path = f"ports.{name}.watchdog"
+    wd = ctx.cfg.watchdogs.get(name)
+    if wd is not None:
+        ctx.ref(path, wd.line)
+        return Watchdog(
+            enabled=True,
+            detection_ms=value_of(wd.detection),
+            restoration_ms=value_of(wd.restoration),
+            action="drop" if wd.action is None else wd.action.value,
+            priorities=_wd_priorities(ctx, name),
+        )
+    if default.status == "enable":
+        if pfc_tx is None:
+            return None
+        ctx.ref(path, default.line)
+        if not pfc_tx:
+            return Watchdog(enabled=False)
+        ms = float(DEFAULT_WD_MS * default.multiplier)
+        return Watchdog(
+            enabled=True,
+            detection_ms=ms,
+            restoration_ms=ms,
+            action="drop",
+            priorities=_wd_priorities(ctx, name),
+        )
+    if "PFC_WD" in ctx.cfg.present or default.status is not None:
+        ctx.ref(path, ctx.cfg.table_lines.get("PFC_WD", default.line))
+        return Watchdog(enabled=False)
+    return None
+
+
+def _ecn(ctx: Ctx, name: str) -> dict[int, EcnProfile] | None:
+    if "QUEUE" not in ctx.cfg.present:
+        return None
+    out: dict[int, EcnProfile] = {}
+    for q, queue in sorted(ctx.cfg.queues.get(name, {}).items()):
+        if queue.wred_profile is not None:
+            out[q] = ctx.ecn_profile(queue.wred_profile)
+            ctx.ref(f"ports.{name}.ecn.{q}", queue.line)
+            ctx.ref(f"ports.{name}.ecn", queue.line)
+    return out
+
+
+def _schedulers(ctx: Ctx, name: str) -> dict[int, Scheduler] | None:
+    if "QUEUE" not in ctx.cfg.present:
+        return None
+    out: dict[int, Scheduler] = {}
+    for q, queue in sorted(ctx.cfg.queues.get(name, {}).items()):
+        if queue.scheduler is not None:
+            out[q] = ctx.scheduler(queue.scheduler)
+            ctx.ref(f"ports.{name}.schedulers.{q}", queue.line)
+            ctx.ref(f"ports.{name}.schedulers", queue.line)
+    return out
+
+
+def _buffers(
+    ctx: Ctx, name: str, attr: str, table: str, bindings: dict[str, dict[int, BindingCfg]]
+) -> dict[int, BufferProfile] | None:
+    if table not in ctx.cfg.present:
+        return None
+    out: dict[int, BufferProfile] = {}
+    for i, binding in sorted(bindings.get(name, {}).items()):
+        out[i] = ctx.buffer_profile(binding.profile)
+        ctx.ref(f"ports.{name}.{attr}.{i}", binding.line)
+        ctx.ref(f"ports.{name}.{attr}", binding.line)
+    return out

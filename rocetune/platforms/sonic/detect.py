@@ -1,0 +1,93 @@
+"""Recognise a saved SONiC CONFIG_DB file (``config_db.json``, a ``show runningconfiguration
+all`` capture, a redis dump, a configlet patch list).
+
+A file is CONFIG_DB when it is JSON whose keys (or, for the flat form, the part before the
+first ``|``) include a known CONFIG_DB table with an object value; the multi-ASIC form is
+looked into. ``platform_qos.json`` (QOS_CAPABILITY_TABLE only), ``pg_profile_lookup.ini``,
+CLI outputs and YAML are not. A file that is meant to be CONFIG_DB but is not valid JSON is
+still claimed when a known table key appears in it, so the parser can report the JSON error
+with its line instead of the file being skipped. Detection never raises.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from rocetune.platforms.sonic.tables import FACT_TABLES, MODELLED
+
+SONIC_TABLES: frozenset[str] = (
+    MODELLED
+    | FACT_TABLES
+    | frozenset(
+        {
+            "ACL_RULE",
+            "ACL_TABLE",
+            "BGP_NEIGHBOR",
+            "BGP_PEER_RANGE",
+            "BREAKOUT_CFG",
+            "BUFFER_PORT_EGRESS_PROFILE_LIST",
+            "BUFFER_PORT_INGRESS_PROFILE_LIST",
+            "CRM",
+            "DEVICE_NEIGHBOR",
+            "DEVICE_NEIGHBOR_METADATA",
+            "DSCP_TO_FC_MAP",
+            "EXP_TO_FC_MAP",
+            "FEATURE",
+            "FLEX_COUNTER_TABLE",
+            "INTERFACE",
+            "LOOPBACK_INTERFACE",
+            "MGMT_INTERFACE",
+            "MGMT_PORT",
+            "MPLS_TC_TO_TC_MAP",
+            "NTP_SERVER",
+            "PORTCHANNEL",
+            "PORTCHANNEL_INTERFACE",
+            "PORTCHANNEL_MEMBER",
+            "SYSLOG_SERVER",
+            "TC_TO_DOT1P_MAP",
+            "TC_TO_DSCP_MAP",
+            "VLAN",
+            "VLAN_INTERFACE",
+            "VLAN_MEMBER",
+        }
+    )
+)
+"""Table names that identify a CONFIG_DB file."""
+
+_KEY = re.compile(r'"(' + "|".join(sorted(SONIC_TABLES)) + r')(?:\|[^"\n]*)?"\s*:')
+_NAMESPACE = re.compile(r"localhost|asic\d+")
+_SCAN_LIMIT = 4_000_000
+
+
+def _has_table(obj: dict[object, object]) -> bool:
+    return any(
+        isinstance(k, str) and k.split("|", 1)[0] in SONIC_TABLES and isinstance(v, dict)
+        for k, v in obj.items()
+    )
+
+
+def _is_config_db(value: object) -> bool:
+    if isinstance(value, list):
+        return (
+            bool(value)
+            and all(isinstance(e, dict) for e in value)
+            and any(_has_table(e) for e in value)
+        )
+    if not isinstance(value, dict):
+        return False
+    if "localhost" in value and all(_NAMESPACE.fullmatch(str(k)) for k in value):
+        return any(isinstance(v, dict) and _has_table(v) for v in value.values())
+    return _has_table(value)
+
+
+def looks_like_config_db(text: str) -> bool:
+    """True when ``text`` is (or is meant to be) a SONiC CONFIG_DB JSON document."""
+    body = text.lstrip("\ufeff \t\r\n")
+    if not body.startswith(("{", "[")):
+        return False
+    try:
+        value = json.loads(body)
+    except (ValueError, RecursionError):
+        return _KEY.search(body, 0, _SCAN_LIMIT) is not None
+    return _is_config_db(value)

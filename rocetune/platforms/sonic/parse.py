@@ -1,0 +1,140 @@
+"""Parse a SONiC snapshot (the running CONFIG_DB as JSON) into a Device.
+
+Three steps: :mod:`.tables` reads the JSON into raw tables with lines; the ``norm_*``
+modules turn them into the typed SONiC shape of :mod:`.shape`; :mod:`.build` and
+:mod:`.build_port` turn that into the vendor-neutral model. Only invalid JSON raises
+(:class:`~rocetune.errors.ParseError` with file and line); every other problem becomes an
+:class:`~rocetune.model.Unparsed` item and the parse carries on.
+
+Multi-ASIC output (``{"localhost": ..., "asic0": ...}``) is merged into one device: the
+ASIC namespaces first, then ``localhost``; a port already seen in an ASIC namespace is not
+taken again from ``localhost``, and a port in two ASIC namespaces is reported. Pool names
+of ASIC namespaces are prefixed (``asic0:ingress_lossless_pool``) so they stay apart.
+
+Provenance paths: ``""`` (the file, line 1), ``ports.<p>`` (the PORT key, or the first
+entry naming the port), ``ports.<p>.<field>[.<index>]`` (the entry or field that defined
+it), ``buffer_pools.<name>``, ``watchdog_poll_ms``, ``hostname``, ``asic`` and
+``unparsed.<i>``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rocetune.errors import ParseError
+from rocetune.model import BufferPool, Device, Port
+from rocetune.platforms.base import ParseResult, Provenance
+from rocetune.platforms.common.jsonpos import parse_json
+from rocetune.platforms.sonic.build import build_pools, build_ports, device_facts, natural_key
+from rocetune.platforms.sonic.commands import CONFIG_DB
+from rocetune.platforms.sonic.norm_buffers import normalise_buffers
+from rocetune.platforms.sonic.norm_ports import normalise_ports
+from rocetune.platforms.sonic.norm_qos import normalise_qos
+from rocetune.platforms.sonic.resolve import Ctx
+from rocetune.platforms.sonic.shape import SonicConfig
+from rocetune.platforms.sonic.tables import RawDb, read_document, report_unmodelled
+from rocetune.platforms.sonic.values import Problems
+from rocetune.snapshot import Snapshot
+
+
+@dataclass
+class _Merged:
+    hostname: str | None = None
+    asic: str | None = None
+    ports: dict[str, Port] = field(default_factory=dict)
+    pools: dict[str, BufferPool] | None = None
+    poll_ms: float | None = None
+    facts: dict[str, str] = field(default_factory=dict)
+    port_lines: dict[str, int | None] = field(default_factory=dict)
+
+
+def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResult:
+    """Parse the config_db output of a snapshot."""
+    source = snapshot.get(CONFIG_DB)
+    if source is None:
+        msg = f"no output of {CONFIG_DB.command!r} ({CONFIG_DB.filename}) in the snapshot"
+        raise ParseError(msg, file=snapshot.origin or None)
+    return parse_text(source.text, source.path, name, role)
+
+
+def read_configs(text: str, file: str) -> tuple[list[SonicConfig], Problems]:
+    """Steps 1 and 2: JSON text -> the normalised SONiC shape, one per namespace."""
+    doc = parse_json(text, file)
+    pr = Problems(file)
+    dbs = sorted(read_document(doc, pr), key=_namespace_order)
+    return [_normalise(db, pr) for db in dbs], pr
+
+
+def parse_text(text: str, file: str, name: str, role: str | None) -> ParseResult:
+    """Parse CONFIG_DB JSON text; raise ParseError only when it is not JSON."""
+    configs, pr = read_configs(text, file)
+    prov = Provenance()
+    prov.add("", file, 1)
+    multi = any(cfg.namespace is not None for cfg in configs)
+    merged = _Merged()
+    for cfg in configs:
+        _merge(merged, _namespace(cfg, pr, prov, file, multi), cfg.namespace, pr)
+    unparsed = pr.result()
+    for i, item in enumerate(unparsed):
+        prov.add(f"unparsed.{i}", file, item.line)
+    device = Device(
+        name=name,
+        kind="switch",
+        platform="sonic",
+        role=role,
+        hostname=merged.hostname,
+        asic=merged.asic,
+        ports=dict(sorted(merged.ports.items(), key=lambda kv: natural_key(kv[0]))),
+        buffer_pools=merged.pools,
+        watchdog_poll_ms=merged.poll_ms,
+        unparsed=unparsed,
+        facts=merged.facts,
+    )
+    return ParseResult(device=device, provenance=prov)
+
+
+def _namespace_order(db: RawDb) -> tuple[int, tuple[tuple[int, int | str], ...]]:
+    ns = db.namespace or ""
+    return (1 if ns == "localhost" else 0), natural_key(ns)
+
+
+def _normalise(db: RawDb, pr: Problems) -> SonicConfig:
+    report_unmodelled(db, pr)
+    cfg = SonicConfig(
+        namespace=db.namespace, present=set(db.table_lines), table_lines=dict(db.table_lines)
+    )
+    normalise_ports(db, cfg, pr)
+    normalise_qos(db, cfg, pr)
+    normalise_buffers(db, cfg, pr)
+    return cfg
+
+
+def _namespace(cfg: SonicConfig, pr: Problems, prov: Provenance, file: str, multi: bool) -> _Merged:
+    ns = cfg.namespace
+    prefix = f"{ns}:" if multi and ns not in (None, "localhost") else ""
+    ctx = Ctx(cfg=cfg, pr=pr, prov=prov, file=file, pool_prefix=prefix)
+    ports, poll = build_ports(ctx)
+    hostname, asic, facts = device_facts(ctx)
+    lines = {
+        n: cfg.ports[n].line if n in cfg.ports else cfg.port_refs.get(n, ("", None))[1]
+        for n in ports
+    }
+    return _Merged(hostname, asic, ports, build_pools(ctx), poll, facts, lines)
+
+
+def _merge(into: _Merged, part: _Merged, namespace: str | None, pr: Problems) -> None:
+    is_host = namespace in (None, "localhost")
+    into.hostname = part.hostname if (is_host and part.hostname) else into.hostname
+    into.hostname = into.hostname or part.hostname
+    into.asic = into.asic or part.asic
+    into.facts = {**into.facts, **part.facts} if is_host else {**part.facts, **into.facts}
+    for name, port in part.ports.items():
+        if name not in into.ports:
+            into.ports[name] = port
+        elif not is_host:
+            line = part.port_lines.get(name)
+            pr.add(f"{namespace} {name}", "port appears in two ASIC namespaces", line)
+    if part.pools is not None:
+        into.pools = {**(into.pools or {}), **part.pools}
+    if into.poll_ms is None:
+        into.poll_ms = part.poll_ms

@@ -1,0 +1,210 @@
+"""Value readers for SONiC CONFIG_DB fields, and the collector of unparsed items.
+
+CONFIG_DB stores every field as a string (``"speed": "100000"``); hand-written files also
+carry JSON numbers. The readers accept both, never raise, and report anything else as an
+:class:`~rocetune.model.Unparsed` item with the line of the field.
+
+A read field is tri-state, which is how the parser keeps "absent" apart from "unknown":
+
+* ``None`` - the field is not in the entry;
+* ``At(None, line)`` - the field is there but its value could not be read (reported);
+* ``At(value, line)`` - the field and its value.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+from rocetune.model import Unparsed
+
+if TYPE_CHECKING:
+    from rocetune.platforms.sonic.tables import Entry
+
+T = TypeVar("T")
+V_co = TypeVar("V_co", covariant=True)
+
+_INT = re.compile(r"-?\d+")
+_FLOAT = re.compile(r"-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
+_OLD_REF = re.compile(r"\[([A-Za-z0-9_]+)\|([^\]]*)\]")
+_MAX_INDEX = 63
+
+
+@dataclass(frozen=True)
+class At(Generic[V_co]):
+    """A value and the line it was read from."""
+
+    value: V_co
+    line: int | None
+
+
+@dataclass
+class _Group:
+    item: str
+    line: int | None
+    count: int = 1
+
+
+@dataclass
+class Problems:
+    """Collects unparsed items for one file; identical items are reported once."""
+
+    file: str
+    items: list[Unparsed] = field(default_factory=list)
+    _seen: set[tuple[str, str]] = field(default_factory=set)
+    _unknown: dict[tuple[str, str], _Group] = field(default_factory=dict)
+
+    def add(self, item: str, reason: str, line: int | None) -> None:
+        """Record one item the parser could not use."""
+        if (item, reason) in self._seen:
+            return
+        self._seen.add((item, reason))
+        self.items.append(Unparsed(item=item, reason=reason, file=self.file, line=line))
+
+    def unknown_field(self, entry: Entry, name: str) -> None:
+        """Record a field rocetune does not model; grouped per table and field name."""
+        group = self._unknown.get((entry.table, name))
+        if group is None:
+            self._unknown[(entry.table, name)] = _Group(f"{entry.item} {name}", entry.line_of(name))
+        else:
+            group.count += 1
+
+    def result(self) -> tuple[Unparsed, ...]:
+        """All items, ordered by line."""
+        out = list(self.items)
+        for (table, name), g in self._unknown.items():
+            reason = f"{table} field {name!r} is not modelled by rocetune"
+            if g.count > 1:
+                reason += f" ({g.count} entries)"
+            out.append(Unparsed(item=g.item, reason=reason, file=self.file, line=g.line))
+        return tuple(sorted(out, key=lambda u: (u.line or 0, u.item, u.reason)))
+
+
+def as_text(value: object) -> str | None:
+    """A scalar as CONFIG_DB text; None for objects, lists, null and booleans."""
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    return None
+
+
+def _bad(entry: Entry, name: str, pr: Problems, why: str) -> At[None]:
+    raw = entry.fields.get(name)
+    shown = raw if isinstance(raw, str) else type(raw).__name__
+    pr.add(f"{entry.item} {name}={shown}", why, entry.line_of(name))
+    return At(None, entry.line_of(name))
+
+
+def read_text(entry: Entry, name: str, pr: Problems) -> At[str | None] | None:
+    """A string field."""
+    if name not in entry.fields:
+        return None
+    text = as_text(entry.fields[name])
+    if text is None:
+        return _bad(entry, name, pr, "expected a string")
+    return At(text, entry.line_of(name))
+
+
+def read_int(
+    entry: Entry, name: str, pr: Problems, lo: int | None = None, hi: int | None = None
+) -> At[int | None] | None:
+    """An integer field, optionally within [lo, hi]."""
+    text = read_text(entry, name, pr)
+    if text is None or text.value is None:
+        return None if text is None else At(None, text.line)
+    if not _INT.fullmatch(text.value):
+        return _bad(entry, name, pr, "expected an integer")
+    number = int(text.value)
+    if (lo is not None and number < lo) or (hi is not None and number > hi):
+        return _bad(entry, name, pr, f"out of range {lo}..{hi}")
+    return At(number, text.line)
+
+
+def read_float(entry: Entry, name: str, pr: Problems) -> At[float | None] | None:
+    """A decimal number field."""
+    text = read_text(entry, name, pr)
+    if text is None or text.value is None:
+        return None if text is None else At(None, text.line)
+    if not _FLOAT.fullmatch(text.value):
+        return _bad(entry, name, pr, "expected a number")
+    return At(float(text.value), text.line)
+
+
+def read_choice(
+    entry: Entry, name: str, pr: Problems, choices: Mapping[str, T]
+) -> At[T | None] | None:
+    """A keyword field (case-insensitive) mapped through ``choices``."""
+    text = read_text(entry, name, pr)
+    if text is None or text.value is None:
+        return None if text is None else At(None, text.line)
+    key = text.value.lower()
+    if key not in choices:
+        return _bad(entry, name, pr, "expected one of " + ", ".join(sorted(choices)))
+    return At(choices[key], text.line)
+
+
+def read_ref(entry: Entry, name: str, table: str, pr: Problems) -> At[str | None] | None:
+    """A reference to an entry of ``table``: ``name`` or the old form ``[TABLE|name]``."""
+    text = read_text(entry, name, pr)
+    if text is None or text.value is None:
+        return text
+    value = text.value
+    if value.startswith("["):
+        m = _OLD_REF.fullmatch(value)
+        if m is None:
+            return _bad(entry, name, pr, f"expected a {table} name or [{table}|name]")
+        if m.group(1) != table:
+            return _bad(entry, name, pr, f"refers to table {m.group(1)}, expected {table}")
+        value = m.group(2)
+    if not value:
+        return _bad(entry, name, pr, f"empty {table} reference")
+    return At(value, text.line)
+
+
+def read_index_list(
+    entry: Entry, name: str, pr: Problems, hi: int = 7
+) -> At[tuple[int, ...] | None] | None:
+    """A comma-separated list of small integers such as ``pfc_enable: "3,4"``."""
+    text = read_text(entry, name, pr)
+    if text is None or text.value is None:
+        return None if text is None else At(None, text.line)
+    found = parse_indexes(text.value, hi)
+    if found is None:
+        return _bad(entry, name, pr, f"expected a comma-separated list of 0..{hi}")
+    return At(tuple(sorted(set(found))), text.line)
+
+
+def parse_indexes(text: str, hi: int = _MAX_INDEX) -> list[int] | None:
+    """``"3"``, ``"3-4"``, ``"0,1"`` or ``""`` -> indexes; None when malformed."""
+    out: list[int] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        lo_text, dash, hi_text = part.partition("-")
+        if not _INT.fullmatch(lo_text) or (dash and not _INT.fullmatch(hi_text)):
+            return None
+        lo, top = int(lo_text), int(hi_text) if dash else int(lo_text)
+        if lo < 0 or top < lo or top > hi:
+            return None
+        out.extend(range(lo, top + 1))
+    return out
+
+
+def split_names(text: str) -> list[str]:
+    """Comma-separated port names (``"Ethernet0,Ethernet4"``)."""
+    return [n.strip() for n in text.split(",") if n.strip()]
+
+
+def port_index_key(key: str) -> tuple[list[str], list[int]] | None:
+    """``"Ethernet0,Ethernet4|3-4"`` -> (ports, indexes); None when malformed."""
+    ports_text, bar, index_text = key.rpartition("|")
+    if not bar:
+        return None
+    ports = split_names(ports_text)
+    indexes = parse_indexes(index_text)
+    if not ports or not indexes:
+        return None
+    return ports, indexes

@@ -1,0 +1,176 @@
+"""Driver contract, detection edge cases, ASIC family and value readers."""
+
+from __future__ import annotations
+
+import pytest
+
+from rocetune.platforms.sonic import SonicDriver
+from rocetune.platforms.sonic.asic import asic_family
+from rocetune.platforms.sonic.commands import CONFIG_DB
+from rocetune.platforms.sonic.tables import Entry
+from rocetune.platforms.sonic.values import (
+    At,
+    Problems,
+    parse_indexes,
+    port_index_key,
+    read_index_list,
+    read_int,
+    read_ref,
+)
+
+
+def test_driver_contract() -> None:
+    driver = SonicDriver()
+    assert (SonicDriver.name, SonicDriver.kind) == ("sonic", "switch")
+    assert driver.commands() == (CONFIG_DB,)
+    assert CONFIG_DB.id == "config_db"
+    assert CONFIG_DB.command == "show runningconfiguration all"
+    assert CONFIG_DB.encoding == "json"
+    assert CONFIG_DB.filename == "show_runningconfiguration_all.json"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"PORT": {"Ethernet0": {"speed": "100000"}}, "bgpraw": "router bgp 1"}',
+        '{"PORT_QOS_MAP|Ethernet0": {"pfc_enable": "3,4"}}',
+        '[{"PORT": {"Ethernet0": {}}}, {"BGP_NEIGHBOR": {}}]',
+        '{"localhost": {"DEVICE_METADATA": {"localhost": {}}}, "asic0": {"PORT": {}}}',
+        '\ufeff  {"BUFFER_PG": {}}',
+        # Invalid JSON that is meant to be CONFIG_DB: claimed, so the parser reports the line.
+        '{\n  "PORT": {"Ethernet0": {"mtu": "9100",}}\n}',
+    ],
+)
+def test_sniff_accepts_config_db(text: str) -> None:
+    assert SonicDriver().sniff("config_db.json", text) == CONFIG_DB
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        "{",
+        "[[[[",
+        "[" * 100_000,
+        "[]",
+        "{}",
+        "null",
+        '{"interface": {"swp1": {"qos": {}}}}',
+        '{"TABLE_interface": {"ROW_interface": []}}',
+        '{"cmds": {"qos trust dscp": null}}',
+        '{"QOS_CAPABILITY_TABLE|qos": {"buffer_mode": "lossless"}}',
+        '{"PORT": "Ethernet0"}',
+        '["PORT", "QUEUE"]',
+        "[{}, 1]",
+        "# speed cable size xon xoff threshold\n 10000 5m 34816 18432 16384 0\n",
+        "PORT:\n  Ethernet0: {speed: 100000}\n",
+        "Port      Rx PFC0  Rx PFC1\n---------  -------\nEthernet0  0  0\n",
+        "\x00\x01\x02binary",
+    ],
+)
+def test_sniff_rejects_other_text(text: str) -> None:
+    assert SonicDriver().sniff("file", text) is None
+
+
+@pytest.mark.parametrize(
+    ("platform", "hwsku", "family"),
+    [
+        ("x86_64-mlnx_msn2700-r0", None, "spectrum1"),
+        ("x86_64-mlnx_msn2410-r0", "ACS-MSN2410", "spectrum1"),
+        ("x86_64-nvidia_sn2201-r0", None, "spectrum1"),
+        ("x86_64-mlnx_msn3700-r0", None, "spectrum2"),
+        ("x86_64-mlnx_msn3800-r0", "Mellanox-SN3800-D112C8", "spectrum2"),
+        (None, "ACS-MSN3700C", "spectrum2"),
+        ("x86_64-mlnx_msn4600c-r0", None, "spectrum3"),
+        ("x86_64-mlnx_msn4700-r0", None, "spectrum3"),
+        ("x86_64-nvidia_sn5600-r0", None, "spectrum4"),
+        ("x86_64-nvidia_sn5400-r0", None, "spectrum4"),
+        ("x86_64-nvidia_sn5640-r0", None, None),
+        ("x86_64-dellemc_z9264f_c3538-r0", "DellEMC-Z9264f-C64", None),
+        ("x86_64-arista_7060x6_64pe", "Arista-7060X6-64PE-B-O128", None),
+        ("multi_asic", "multi_asic", None),
+        ("x86_64-foo_sn2700", None, None),  # no NVIDIA/Mellanox context
+        (None, None, None),
+    ],
+)
+def test_asic_family(platform: str | None, hwsku: str | None, family: str | None) -> None:
+    assert asic_family(platform, hwsku) == family
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("3", [3]),
+        ("3-4", [3, 4]),
+        ("0-2", [0, 1, 2]),
+        ("0,3-4", [0, 3, 4]),
+        ("", []),
+        (" 3 , 4 ", [3, 4]),
+        ("4-3", None),
+        ("a", None),
+        ("3-", None),
+        ("-1", None),
+        ("64", None),
+    ],
+)
+def test_parse_indexes(text: str, expected: list[int] | None) -> None:
+    assert parse_indexes(text) == expected
+
+
+def test_port_index_key() -> None:
+    assert port_index_key("Ethernet0|3") == (["Ethernet0"], [3])
+    assert port_index_key("Ethernet0,Ethernet4|3-4") == (["Ethernet0", "Ethernet4"], [3, 4])
+    assert port_index_key("Ethernet0") is None
+    assert port_index_key("|3") is None
+    assert port_index_key("Ethernet0|") is None
+
+
+def _entry(**fields: object) -> Entry:
+    return Entry("QUEUE", "Ethernet0|3", dict(fields), 10, dict.fromkeys(fields, 11))
+
+
+def test_read_ref_old_and_new_syntax() -> None:
+    pr = Problems("f")
+    assert read_ref(_entry(s="scheduler.1"), "s", "SCHEDULER", pr) == At("scheduler.1", 11)
+    assert read_ref(_entry(s="[SCHEDULER|scheduler.1]"), "s", "SCHEDULER", pr) == At(
+        "scheduler.1", 11
+    )
+    assert read_ref(_entry(s="x"), "missing", "SCHEDULER", pr) is None
+    assert pr.items == []
+    assert read_ref(_entry(s="[SCHEDULAR|scheduler.1]"), "s", "SCHEDULER", pr) == At(None, 11)
+    assert read_ref(_entry(s="[SCHEDULER|"), "s", "SCHEDULER", pr) == At(None, 11)
+    assert read_ref(_entry(s=""), "s", "SCHEDULER", pr) == At(None, 11)
+    assert read_ref(_entry(s=["a"]), "s", "SCHEDULER", pr) == At(None, 11)
+    assert [u.reason for u in pr.items] == [
+        "refers to table SCHEDULAR, expected SCHEDULER",
+        "expected a SCHEDULER name or [SCHEDULER|name]",
+        "empty SCHEDULER reference",
+        "expected a string",
+    ]
+    assert all(u.line == 11 and u.file == "f" for u in pr.items)
+
+
+def test_read_numbers_are_tri_state() -> None:
+    pr = Problems("f")
+    assert read_int(_entry(n="9100"), "n", pr) == At(9100, 11)
+    assert read_int(_entry(n=9100), "n", pr) == At(9100, 11)
+    assert read_int(_entry(n="9100"), "other", pr) is None
+    assert read_int(_entry(n="9.1"), "n", pr) == At(None, 11)
+    assert read_int(_entry(n=True), "n", pr) == At(None, 11)
+    assert read_int(_entry(n="70000"), "n", pr, lo=1, hi=65535) == At(None, 11)
+    assert read_index_list(_entry(p="4,3,3"), "p", pr) == At((3, 4), 11)
+    assert read_index_list(_entry(p="8"), "p", pr) == At(None, 11)
+    assert len(pr.items) == 4
+
+
+def test_problems_are_deduplicated_and_sorted() -> None:
+    pr = Problems("f")
+    pr.add("b", "r", 5)
+    pr.add("a", "r", 9)
+    pr.add("b", "r", 5)
+    pr.unknown_field(_entry(x="1"), "x")
+    pr.unknown_field(Entry("QUEUE", "Ethernet4|3", {"x": "1"}, 20), "x")
+    result = pr.result()
+    assert [(u.item, u.line) for u in result] == [("b", 5), ("a", 9), ("QUEUE|Ethernet0|3 x", 11)]
+    assert result[2].reason == "QUEUE field 'x' is not modelled by rocetune (2 entries)"

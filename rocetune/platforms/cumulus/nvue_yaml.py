@@ -1,0 +1,153 @@
+"""Read ``nv config show -o yaml`` into a :class:`~.tree.ConfigTree` (the raw vendor shape).
+
+Shape (confirmed in public NVUE exports, e.g. ``nv config show -o yaml > switch.yaml`` in
+NVIDIA example repositories and NVOS/HBN test fixtures; see the package docstring)::
+
+    - header:
+        model: vx
+        nvue-api-version: nvue_v1
+        rev-id: 1.0
+        version: Cumulus Linux 5.15.0
+    - set:
+        interface:
+          swp2,6: {...}          # keys may be ranges or lists of interfaces
+        qos: {...}
+        system: {hostname: leaf01}
+
+The document is a list of single-key revision items; every ``set`` item is merged in order
+and an ``unset`` item removes the keys it names. A plain mapping (the ``set`` content on its
+own, or ``{"header": ..., "set": ...}``) is accepted too. JSON is valid YAML, so the same
+reader takes ``nv config show -o json``. Invalid YAML raises ParseError with the line;
+anything readable but of the wrong shape becomes an Unparsed item.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import YAMLError
+
+from rocetune.errors import ParseError
+from rocetune.platforms.cumulus.tree import ConfigTree, Issues, KeyPath, deep_merge
+
+_REVISION_KEYS = frozenset({"header", "set", "unset"})
+
+
+def load_yaml(text: str, file: str, issues: Issues) -> ConfigTree:
+    """Parse NVUE YAML text; raise ParseError (file, line) when it is not valid YAML."""
+    try:
+        document = YAML(typ="rt").load(text.lstrip("\ufeff"))
+    except YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        column = mark.column + 1 if mark is not None else None
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ParseError(f"invalid YAML: {problem}", file=file, line=line, column=column) from exc
+    tree = ConfigTree()
+    if document is None:
+        return tree
+    if isinstance(document, CommentedSeq):
+        _read_revisions(document, tree, issues)
+    elif isinstance(document, CommentedMap):
+        if _REVISION_KEYS & {str(k) for k in document} and isinstance(document.get("set"), dict):
+            _read_item(document, 1, tree, issues)
+        else:
+            _apply_set(document, tree)
+    else:
+        issues.add("(document)", "NVUE YAML must be a list of revision items", 1)
+    return tree
+
+
+def _read_revisions(items: CommentedSeq, tree: ConfigTree, issues: Issues) -> None:
+    for index, item in enumerate(items):
+        line = _item_line(items, index)
+        if not isinstance(item, CommentedMap):
+            issues.add(f"[{index}]", "revision item is not a mapping", line)
+            continue
+        _read_item(item, line, tree, issues)
+
+
+def _read_item(item: CommentedMap, line: int | None, tree: ConfigTree, issues: Issues) -> None:
+    for key, value in item.items():
+        name = _key(key)
+        key_line = _key_line(item, key) or line
+        if name == "header" and isinstance(value, dict):
+            tree.header.update({_key(k): str(v) for k, v in value.items()})
+        elif name == "set" and isinstance(value, CommentedMap):
+            _apply_set(value, tree)
+        elif name == "set" and value is None:
+            continue
+        elif name == "unset" and isinstance(value, CommentedMap):
+            _apply_unset(_plain(value, (), {}), tree.root)
+        else:
+            issues.add(name, "unknown NVUE revision item or wrong type", key_line)
+
+
+def _apply_set(node: CommentedMap, tree: ConfigTree) -> None:
+    lines: dict[KeyPath, int] = {}
+    value = _plain(node, (), lines)
+    if isinstance(value, dict):
+        deep_merge(tree.root, value)
+    tree.lines.update(lines)
+
+
+def _apply_unset(patch: Any, target: dict[str, Any]) -> None:
+    if not isinstance(patch, dict):
+        return
+    for key, value in patch.items():
+        if key not in target:
+            continue
+        child = target[key]
+        if isinstance(value, dict) and value and isinstance(child, dict):
+            _apply_unset(value, child)
+        else:
+            del target[key]
+
+
+def _plain(node: Any, path: KeyPath, lines: dict[KeyPath, int]) -> Any:
+    """Convert a ruamel node to plain Python values, recording the line of every key."""
+    if isinstance(node, CommentedMap):
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            name = _key(key)
+            child = (*path, name)
+            line = _key_line(node, key)
+            if line is not None:
+                lines[child] = line
+            out[name] = _plain(value, child, lines)
+        return out
+    if isinstance(node, CommentedSeq):
+        return [_plain(value, (*path, str(i)), lines) for i, value in enumerate(node)]
+    return _scalar(node)
+
+
+def _scalar(value: Any) -> Any:
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    return str(value)
+
+
+def _key(key: Any) -> str:
+    if isinstance(key, bool):
+        return str(key).lower()
+    return str(key)
+
+
+def _key_line(node: CommentedMap, key: Any) -> int | None:
+    try:
+        return int(node.lc.key(key)[0]) + 1
+    except (AttributeError, KeyError, TypeError, IndexError):
+        return None
+
+
+def _item_line(node: CommentedSeq, index: int) -> int | None:
+    try:
+        return int(node.lc.item(index)[0]) + 1
+    except (AttributeError, KeyError, TypeError, IndexError):
+        return None

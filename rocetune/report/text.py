@@ -23,7 +23,7 @@ def _style(text: str, colour: bool, **kw: object) -> str:
 def _finding(f: Finding, colour: bool) -> list[str]:
     sev = _style(f"{f.severity.value:<7}", colour, fg=_COLOURS[f.severity], bold=True)
     code = _style(f"{f.code} {f.name}", colour, bold=True)
-    where = f.port or f.link or ""
+    where = f.link or f.port or ""
     lines = [f"  {sev} {code}  {where}".rstrip(), f"          {f.message}"]
     if f.observed is not None or f.expected is not None:
         lines.append(f"          observed: {f.observed}   expected: {f.expected}")

@@ -76,30 +76,39 @@ def _finding(rule: type[Rule], issue: Issue, prov: Mapping[str, Provenance]) -> 
 
 
 def _missing_findings(
-    rule: type[Rule], missing: Iterable[Missing], prov: Mapping[str, Provenance]
+    missing: Mapping[type[Rule], Iterable[Missing]], prov: Mapping[str, Provenance]
 ) -> list[Finding]:
-    by_device: dict[str, list[Missing]] = {}
-    for m in missing:
-        by_device.setdefault(m.device, []).append(m)
+    """One RT000 per device and set of missing items; rules missing the same items share it."""
+    groups: dict[tuple[str, tuple[str, ...]], list[type[Rule]]] = {}
+    first_path: dict[tuple[str, tuple[str, ...]], str | None] = {}
+    for rule, items in missing.items():
+        by_device: dict[str, list[Missing]] = {}
+        for m in items:
+            by_device.setdefault(m.device, []).append(m)
+        for device, ms in by_device.items():
+            key = (device, tuple(dict.fromkeys(m.item for m in ms)))
+            groups.setdefault(key, []).append(rule)
+            first_path.setdefault(key, ms[0].path)
     out = []
-    for device, items in by_device.items():
-        names = list(dict.fromkeys(m.item for m in items))
+    for (device, names), rules in groups.items():
         listed = "; ".join(names[:_MAX_LISTED])
         if len(names) > _MAX_LISTED:
             listed += f"; and {len(names) - _MAX_LISTED} more"
-        ref = prov[device].lookup(items[0].path) if device in prov else None
+        who = ", ".join(f"{r.meta.code} {r.meta.name}" for r in rules)
+        path = first_path[(device, names)]
+        ref = prov[device].lookup(path) if device in prov else None
         out.append(
             Finding(
                 code=MISSING_CODE,
                 name="missing-data",
                 severity=Severity.INFO,
                 device=device,
-                message=f"{rule.meta.code} {rule.meta.name} could not run: {listed}",
+                message=f"{who} could not run: {listed}",
                 observed="not in snapshot",
-                expected=f"data for {rule.meta.code}",
+                expected="data for " + ", ".join(r.meta.code for r in rules),
                 file=ref.file if ref else None,
                 line=ref.line if ref else None,
-                path=items[0].path,
+                path=path,
             )
         )
     return out
@@ -117,19 +126,19 @@ def run_checks(
     options = options or {}
     prov = provenance or {}
     findings: list[Finding] = []
+    missing: dict[type[Rule], list[Missing]] = {}
     for rule_cls in rules:
         if rule_cls.meta.code == MISSING_CODE:
             continue
         opts = options.get(rule_cls.meta.code) or rule_cls.options_model()
         ctx = CheckContext(fabric=fabric, options=opts)
-        missing: list[Missing] = []
         for result in rule_cls().run(ctx):
             if isinstance(result, Missing):
-                missing.append(result)
+                missing.setdefault(rule_cls, []).append(result)
             else:
                 findings.append(_finding(rule_cls, result, prov))
-        if report_missing and missing:
-            findings.extend(_missing_findings(rule_cls, missing, prov))
+    if report_missing:
+        findings.extend(_missing_findings(missing, prov))
     return sort_findings(findings)
 
 

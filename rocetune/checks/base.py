@@ -139,9 +139,13 @@ class PortRule(Rule):
         """Call :meth:`check_port` and :meth:`check_nic` on every RoCE port."""
         for dev in ctx.fabric.devices.values():
             if dev.kind == "switch":
+                if not dev.ports:
+                    yield Missing(device=dev.name, item="no switch ports in the snapshot")
                 for port in ctx.roce_ports(dev):
                     yield from self.check_port(dev, port, ctx)
             else:
+                if not dev.nics:
+                    yield Missing(device=dev.name, item="no NIC ports in the snapshot")
                 for nic in ctx.roce_nics(dev):
                     yield from self.check_nic(dev, nic, ctx)
 

@@ -65,9 +65,9 @@ def test_every_planted_fault_is_found_and_nothing_else() -> None:
     }
     assert got == PLANTED
     infos = Counter((f["code"], f["device"]) for f in data["findings"] if f["severity"] == "info")
-    assert set(infos) == {
-        ("RT000", d) for d in ("spine2", "leaf3", "leaf4")
-    }, "only the documented Cumulus headroom gaps are RT000"
+    assert set(infos) == {("RT000", d) for d in ("spine2", "leaf3", "leaf4")}, (
+        "only the documented Cumulus headroom gaps are RT000"
+    )
 
 
 def test_json_shape() -> None:

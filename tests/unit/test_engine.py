@@ -80,3 +80,26 @@ def test_rt000_can_be_switched_off_and_rt001_reports_unparsed() -> None:
     findings = run_checks(fabric(), [MtuProbe, UnparsedConfig], report_missing=False)
     assert [f.code for f in findings] == ["RT001", "RT999"]
     assert "FOO_TABLE" in findings[0].message
+
+
+class MtuProbeTwo(MtuProbe):
+    meta = RuleMeta(
+        code="RT998", name="mtu-probe-two", severity=Severity.WARNING, scope="port", summary="t"
+    )
+
+
+def test_rules_missing_the_same_items_share_one_rt000() -> None:
+    findings = run_checks(fabric(), [MtuProbe, MtuProbeTwo])
+    missing = [f for f in findings if f.code == "RT000"]
+    assert len(missing) == 1
+    assert missing[0].message.startswith("RT999 mtu-probe, RT998 mtu-probe-two could not run")
+    assert missing[0].expected == "data for RT999, RT998"
+
+
+def test_a_switch_without_ports_is_missing_data_not_a_pass() -> None:
+    empty = Fabric(devices={"sw": Device(name="sw", kind="switch", platform="test")})
+    findings = run_checks(empty, [MtuProbe])
+    assert [(f.code, f.device) for f in findings] == [("RT000", "sw")]
+    assert "no switch ports in the snapshot" in findings[0].message
+    host = Fabric(devices={"h": Device(name="h", kind="host", platform="test")})
+    assert "no NIC ports" in run_checks(host, [MtuProbe])[0].message

@@ -8,9 +8,12 @@ from rocetune.checks import (
     coverage,
     ecn,
     ets,
+    fabric,
     links,
     mtu,
+    nic,
     pfc,
+    topology,
     watchdog,
 )
 from rocetune.checks.base import Rule
@@ -18,7 +21,20 @@ from rocetune.checks.base import Rule
 
 def all_rules() -> tuple[type[Rule], ...]:
     """Return every registered rule class, sorted by code."""
-    families = (coverage, classification, pfc, watchdog, ecn, ets, buffers, mtu, links)
+    families = (
+        coverage,
+        classification,
+        pfc,
+        watchdog,
+        ecn,
+        ets,
+        buffers,
+        mtu,
+        nic,
+        links,
+        topology,
+        fabric,
+    )
     rules = [r for fam in families for r in fam.RULES]
     return tuple(sorted(rules, key=lambda r: r.meta.code))
 

@@ -13,6 +13,7 @@ import click
 from rocetune.engine import Selection
 from rocetune.errors import RocetuneError
 from rocetune.model import Severity
+from rocetune.report import FORMATS
 
 if TYPE_CHECKING:
     from rocetune.api import AuditResult
@@ -32,7 +33,7 @@ def common_options(func: F) -> F:
         click.option(
             "--format",
             "fmt",
-            type=click.Choice(["text", "json"]),
+            type=click.Choice(list(FORMATS)),
             default="text",
             show_default=True,
             help="Output format.",
@@ -69,17 +70,13 @@ def selection_from(opts: dict[str, Any]) -> Selection:
 
 def emit(result: AuditResult, opts: dict[str, Any]) -> int:
     """Print per-device input errors on stderr, write the report, return the exit code."""
-    from rocetune.report import json as json_report
-    from rocetune.report import text as text_report
+    from rocetune.report import render
 
     for err in result.errors:
         click.echo(f"rocetune: error: {err}", err=True)
     output: Path | None = opts["output"]
-    if opts["fmt"] == "json":
-        body = json_report.render(result)
-    else:
-        colour = output is None and sys.stdout.isatty()
-        body = text_report.render(result, colour=colour)
+    colour = opts["fmt"] == "text" and output is None and sys.stdout.isatty()
+    body = render(opts["fmt"], result, colour=colour)
     if output is None:
         click.echo(body, nl=False)
     else:

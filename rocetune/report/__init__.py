@@ -2,8 +2,34 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from rocetune.api import AuditResult
+
+FORMATS: dict[str, str] = {
+    "text": "rocetune.report.text",
+    "json": "rocetune.report.json",
+}
+"""Output format name -> module. Each module has ``render(result, colour=False) -> str``."""
+
+
+class Reporter(Protocol):
+    """A format module."""
+
+    def render(self, result: AuditResult, colour: bool = False) -> str:
+        """Render ``result`` as this format."""
+        ...
+
+
+def render(fmt: str, result: AuditResult, colour: bool = False) -> str:
+    """Render ``result`` with the reporter registered for ``fmt``."""
+    module = importlib.import_module(FORMATS[fmt])
+    body: str = module.render(result, colour=colour)
+    return body
 
 
 def display_path(file: str | None, base: Path | None = None) -> str | None:

@@ -45,6 +45,6 @@ def to_data(result: AuditResult) -> dict[str, Any]:
     }
 
 
-def render(result: AuditResult) -> str:
+def render(result: AuditResult, colour: bool = False) -> str:
     """Render the JSON report (stable key order, trailing newline)."""
     return json.dumps(to_data(result), indent=2) + "\n"

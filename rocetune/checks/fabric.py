@@ -1,0 +1,7 @@
+"""Rules of the fabric family (see rules/ and docs/rule-catalogue.md)."""
+
+from __future__ import annotations
+
+from rocetune.checks.base import Rule
+
+RULES: tuple[type[Rule], ...] = ()

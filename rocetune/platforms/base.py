@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Literal, Protocol
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from rocetune.model import Device
     from rocetune.snapshot import Command, Snapshot
 
@@ -66,8 +68,17 @@ class PlatformDriver(Protocol):
     """Inventory platform key, e.g. ``sonic``."""
     kind: ClassVar[Literal["switch", "host"]]
 
-    def commands(self) -> tuple[Command, ...]:
-        """Return the commands to collect, in collection order."""
+    def commands(self, nics: Sequence[str] = ()) -> tuple[Command, ...]:
+        """Return the commands to collect, in collection order.
+
+        ``nics`` are the inventory's NIC names of a host (validated netdev names); switch
+        platforms ignore them.
+        """
+        ...
+
+    def followup_commands(self, snapshot: Snapshot) -> tuple[Command, ...]:
+        """Commands whose arguments come from outputs already collected (e.g. the RDMA
+        device or PCI address of a netdev); () when the platform needs none."""
         ...
 
     def sniff(self, path: str, text: str) -> Command | None:

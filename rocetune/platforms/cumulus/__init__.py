@@ -32,6 +32,7 @@ NVUE shape facts and their sources:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar, Literal
 
 from rocetune.platforms.base import ParseResult
@@ -48,9 +49,15 @@ class CumulusDriver:
     name: ClassVar[str] = "cumulus"
     kind: ClassVar[Literal["switch", "host"]] = "switch"
 
-    def commands(self) -> tuple[Command, ...]:
+    def commands(self, nics: Sequence[str] = ()) -> tuple[Command, ...]:
         """Return the commands to collect, in collection order."""
+        del nics
         return commands.COMMANDS
+
+    def followup_commands(self, snapshot: Snapshot) -> tuple[Command, ...]:
+        """None: every command is known up front."""
+        del snapshot
+        return ()
 
     def sniff(self, path: str, text: str) -> Command | None:
         """Return the command a saved Cumulus file stands for, or None; never raises."""

@@ -15,6 +15,8 @@ from rocetune.platforms.sonic.detect import looks_like_config_db
 from rocetune.platforms.sonic.parse import parse_snapshot
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from rocetune.platforms.base import ParseResult
     from rocetune.snapshot import Command, Snapshot
 
@@ -27,9 +29,15 @@ class SonicDriver:
     name: ClassVar[str] = "sonic"
     kind: ClassVar[Literal["switch", "host"]] = "switch"
 
-    def commands(self) -> tuple[Command, ...]:
+    def commands(self, nics: Sequence[str] = ()) -> tuple[Command, ...]:
         """Return the commands to collect: the running CONFIG_DB as JSON."""
+        del nics
         return COMMANDS
+
+    def followup_commands(self, snapshot: Snapshot) -> tuple[Command, ...]:
+        """None: every command is known up front."""
+        del snapshot
+        return ()
 
     def sniff(self, path: str, text: str) -> Command | None:
         """Return the config_db command when ``text`` is a SONiC CONFIG_DB JSON file."""

@@ -110,11 +110,15 @@ def check_parse(driver: PlatformDriver, command: Command, text: str, name: str =
     """Assert the robustness contract for one input."""
     path = f"/fuzz/{command.filename}"
     snap = Snapshot(files={command.filename: SourceFile(path=path, text=text)}, origin=path)
+    error: ParseError | None = None
     try:
         result = driver.parse(snap, name, None)
     except ParseError as exc:
-        assert exc.file is not None, f"ParseError without a file: {exc}"
-        assert exc.line is not None and exc.line >= 1, f"ParseError without a line: {exc}"
+        error = exc
+    if error is not None:
+        assert error.file is not None, f"ParseError without a file: {error}"
+        assert error.line is not None, f"ParseError without a line: {error}"
+        assert error.line >= 1
         return
     assert isinstance(result, ParseResult)
     assert result.device.name == name

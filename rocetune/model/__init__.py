@@ -24,8 +24,17 @@ from rocetune.model.intent import (
     VerifyIntent,
     WatchdogIntent,
 )
+from rocetune.model.verify import (
+    BandwidthRow,
+    LatencyRow,
+    PerftestError,
+    PerftestHeader,
+    PerftestResult,
+    PortCounters,
+)
 
 __all__ = [
+    "BandwidthRow",
     "BufferPool",
     "BufferProfile",
     "CnpIntent",
@@ -36,13 +45,18 @@ __all__ = [
     "Fabric",
     "Finding",
     "Intent",
+    "LatencyRow",
     "Link",
     "LinkEnd",
     "LldpNeighbor",
     "Model",
     "MtuIntent",
     "NicPort",
+    "PerftestError",
+    "PerftestHeader",
+    "PerftestResult",
     "Port",
+    "PortCounters",
     "Scheduler",
     "Severity",
     "Trust",

@@ -125,6 +125,24 @@ class Port(Model):
     queue_buffers: dict[int, BufferProfile] | None = None
     """Egress queue -> buffer profile."""
     cable_length_m: float | None = None
+    fec: str | None = None
+    """Forward error correction mode: ``none``, ``rs`` (RS-FEC), ``fc`` (FC/BASE-R FEC) or
+    ``auto`` (negotiated, so not known from the configuration)."""
+    alias: str | None = None
+    """The platform's other name of the port (SONiC ``PORT.alias``), which some switches
+    advertise as their LLDP port ID."""
+    dscp_rewrite: dict[int, int] | None = None
+    """Egress DSCP remarking: switch priority -> the DSCP written into IP packets leaving
+    this port (SONiC PORT_QOS_MAP ``tc_to_dscp_map``, Cumulus ``qos remark`` switch-priority
+    dscp). ``{}`` = the port rewrites no DSCP. It applies to packets received on a port
+    whose ``dscp_rewrite_on_ingress`` is True."""
+    dscp_rewrite_on_ingress: bool | None = None
+    """Packets received on this port are eligible for egress DSCP remarking (Cumulus
+    ``qos remark <profile> rewrite l3|both`` bound to the ingress port; always True on
+    platforms whose egress maps apply to every packet, such as SONiC)."""
+    pfc_oper: tuple[int, ...] | None = None
+    """Priorities on which the switch reports, at runtime, that the port generates PFC
+    (SONiC ``show pfc priority``, Cumulus ``nv show qos roce``); None = not collected."""
 
 
 class NicPort(Model):
@@ -157,6 +175,13 @@ class NicPort(Model):
     dcbx_mode: Literal["os", "firmware"] | None = None
     firmware: dict[str, str] | None = None
     """mlxconfig current values (ROCE_CC_PRIO_MASK_P1, CNP_DSCP_P1, ...)."""
+    firmware_port: int | None = None
+    """Adapter port (1-based) whose ``_P<n>`` firmware parameters apply to this port (PCI
+    function + 1); None = not known (rules then read the ``_P1`` parameters)."""
+    dcqcn_params: dict[str, int] | None = None
+    """DCQCN parameters by MLNX_OFED sysfs name (``ecn/roce_rp/rpg_gd`` -> ``rpg_gd``;
+    upstream debugfs ``cc_params`` names mapped to the same keys), integer values only (the
+    ``enable/<p>`` files are ``dcqcn_rp``/``dcqcn_np``). None = not collected (RT315)."""
 
 
 class LldpNeighbor(Model):
@@ -165,6 +190,19 @@ class LldpNeighbor(Model):
     local_port: str
     remote_name: str
     remote_port: str
+    remote_port_descr: str | None = None
+    """The neighbour's port description, tried as its port name when the port ID is not one
+    (lldpd on a Linux host advertises its MAC as port ID and the interface name here)."""
+
+
+class AppTlv(Model):
+    """One DCBX application priority entry advertised over LLDP (IEEE 802.1Qaz APP TLV)."""
+
+    selector: Literal["ethertype", "tcp", "udp", "tcp_udp", "dscp"]
+    protocol: int
+    """EtherType, TCP/UDP port or DSCP value, as the selector says (RoCE v2: udp 4791)."""
+    priority: int
+    """The 802.1p priority the TLV tells peers to use for that traffic."""
 
 
 class Device(Model):
@@ -184,3 +222,10 @@ class Device(Model):
     unparsed: tuple[Unparsed, ...] = ()
     facts: dict[str, str] = Field(default_factory=dict)
     """Free-form device facts (OS version, buffer model) for reports, never for rules."""
+    tunnel_dscp_rewrite: dict[str, dict[int, int] | None] | None = None
+    """Tunnel name -> switch priority -> the DSCP written into the outer header of packets
+    the switch encapsulates (SONiC TUNNEL ``encap_tc_to_dscp_map``); ``{}`` for a tunnel that
+    copies the inner DSCP, None for a tunnel whose outer DSCP is not known. ``{}`` = the
+    device has no tunnels; None = not known from the snapshot."""
+    lldp_app_tlvs: tuple[AppTlv, ...] | None = None
+    """DCBX application priority TLVs the switch advertises over LLDP; () = none."""

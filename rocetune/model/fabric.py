@@ -9,6 +9,7 @@ from pydantic import Field
 from rocetune.model.base import Model
 from rocetune.model.device import Device
 from rocetune.model.intent import Intent
+from rocetune.model.verify import PerftestResult, PortCounters
 
 
 class LinkEnd(Model):
@@ -51,3 +52,12 @@ class Fabric(Model):
     devices: dict[str, Device] = Field(default_factory=dict)
     links: tuple[Link, ...] = ()
     problems: tuple[DeviceProblem, ...] = ()
+    known_devices: tuple[str, ...] = ()
+    """Every device name of the inventory (or of the linted files), including devices that
+    are not in the model (parse errors); RT710 treats other link ends as unknown. Empty:
+    only ``devices`` and ``problems`` are known."""
+    counters: tuple[PortCounters, ...] = ()
+    """Counter deltas taken around verification rounds (RT8xx). Empty: no verification
+    ran, and the counter rules yield nothing."""
+    perftest: tuple[PerftestResult, ...] = ()
+    """perftest results of a verification (RT9xx). Empty: no verification ran."""

@@ -87,6 +87,17 @@ class Intent(Model):
     max_lossless_priorities: int = Field(default=2, ge=1, le=8)
     l2_overhead_bytes: int = Field(default=22, ge=0)
     """Ethernet header + FCS + one VLAN tag allowed on top of the host MTU (RT601)."""
+    cable_length_m: dict[str, float] = Field(default_factory=dict)
+    """Default cable length in metres for links whose inventory entry gives no ``length_m``
+    (links found by LLDP, or declared without a length); headroom rules size for it.
+
+    Keys: a role pair ``"<role>-<role>"`` in either order (``host-leaf`` = ``leaf-host``),
+    a single role (``spine``: any link with an end of that role) or ``default``. Lookup: the
+    pair, else the longest single-role value of the two ends, else ``default``. A device
+    without a role counts as its kind (``host`` or ``switch``). Empty (the default) means
+    unknown: no length is guessed, and rules that need one report missing data (RT000).
+    Example (SONiC's buffer templates' per-role defaults): ``{host-leaf: 5, leaf-spine: 40,
+    spine-superspine: 300}``."""
 
     @field_validator("lossless_priorities")
     @classmethod
@@ -104,6 +115,15 @@ class Intent(Model):
         if not v:
             msg = "at least one RoCE DSCP is required"
             raise ValueError(msg)
+        return v
+
+    @field_validator("cable_length_m")
+    @classmethod
+    def _cable_lengths(cls, v: dict[str, float]) -> dict[str, float]:
+        for key, metres in v.items():
+            if not key.strip() or not 0 < metres <= 100_000:
+                msg = f"cable_length_m[{key!r}] = {metres}: expected a role key and 0 < m <= 100000"
+                raise ValueError(msg)
         return v
 
     @model_validator(mode="after")

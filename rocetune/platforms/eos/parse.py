@@ -1,0 +1,149 @@
+"""EOS snapshot -> :class:`~rocetune.model.Device` plus provenance.
+
+Two steps: the vendor shape (:mod:`.blocks` -> :mod:`.reader` / :mod:`.qos_lines` ->
+:class:`~rocetune.platforms.eos.shape.EosConfig`) and the neutral model (:mod:`.ports`).
+Provenance paths: ``""`` -> line 1 of the running-config, ``hostname``, ``ports.<p>`` -> the
+``interface`` line that names the port (a range line for ranges; the status output's line for
+a port only seen there), ``ports.<p>.<field>`` (and ``.watchdog.<timer>``, ``.ecn.<q>``,
+``.schedulers.<q>``) -> the line that set the value (the qos profile's or the Port-Channel's
+line when inherited, the global line for global settings, the status output's line for an
+operational speed; nothing for pure defaults, so the lookup falls back to the port),
+``watchdog_poll_ms``, ``lldp`` and ``unparsed.<i>``.
+
+``Device.tunnel_dscp_rewrite`` is ``{}`` when the configuration has no Vxlan or Tunnel
+interface and unknown (None) otherwise (their outer DSCP is not modelled).
+"""
+
+from __future__ import annotations
+
+import re
+
+from rocetune.errors import ParseError
+from rocetune.model import Device, LldpNeighbor, Port, Unparsed
+from rocetune.platforms.base import ParseResult, Provenance
+from rocetune.platforms.eos.blocks import Issues, read_tree
+from rocetune.platforms.eos.commands import (
+    INTERFACES_STATUS,
+    LLDP_BRIEF,
+    LLDP_DETAIL,
+    RUNNING_CONFIG,
+)
+from rocetune.platforms.eos.operational import OperLink, read_lldp, read_status
+from rocetune.platforms.eos.ports import build_port
+from rocetune.platforms.eos.reader import read_config
+from rocetune.platforms.eos.shape import EosConfig, InterfaceConf
+from rocetune.platforms.eos.values import SEGMENT_BYTES
+from rocetune.snapshot import Snapshot, SourceFile
+
+PLATFORM = "eos"
+
+
+def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResult:
+    """Parse an EOS snapshot; ParseError when it has no running-config."""
+    source = snapshot.get(RUNNING_CONFIG)
+    if source is None:
+        msg = "no `show running-config` output in the snapshot"
+        raise ParseError(msg, file=snapshot.origin or None)
+    issues = Issues(source.path)
+    config = read_config(source.text, read_tree(source.text), issues)
+    provenance = Provenance()
+    provenance.add("", source.path, 1)
+    oper, oper_file, oper_items = _status(snapshot)
+    lldp, lldp_items = _lldp(snapshot, provenance)
+    ports = _ports(config, oper, issues, provenance, (source.path, oper_file))
+    unparsed = (*issues.items, *oper_items, *lldp_items)
+    _device_provenance(config, provenance, source.path)
+    for index, item in enumerate(unparsed):
+        provenance.add(f"unparsed.{index}", item.file or source.path, item.line)
+    device = Device(
+        name=name,
+        kind="switch",
+        platform=PLATFORM,
+        role=role,
+        hostname=config.hostname.value if config.hostname else None,
+        ports=ports,
+        watchdog_poll_ms=_poll(config),
+        lldp=lldp,
+        unparsed=unparsed,
+        tunnel_dscp_rewrite=None if config.tunnels else {},
+        facts=_facts(config),
+    )
+    return ParseResult(device=device, provenance=provenance)
+
+
+def _status(snapshot: Snapshot) -> tuple[dict[str, OperLink], str, tuple[Unparsed, ...]]:
+    source = snapshot.get(INTERFACES_STATUS)
+    if source is None:
+        return {}, "", ()
+    issues = Issues(source.path)
+    return read_status(source.text, source.path, issues), source.path, tuple(issues.items)
+
+
+def _lldp(
+    snapshot: Snapshot, provenance: Provenance
+) -> tuple[tuple[LldpNeighbor, ...] | None, tuple[Unparsed, ...]]:
+    source: SourceFile | None = snapshot.get(LLDP_DETAIL) or snapshot.get(LLDP_BRIEF)
+    if source is None:
+        return None, ()
+    issues = Issues(source.path)
+    found = read_lldp(source.text, source.path, issues)
+    provenance.add("lldp", source.path, 1)
+    return found, tuple(issues.items)
+
+
+def _ports(
+    config: EosConfig,
+    oper: dict[str, OperLink],
+    issues: Issues,
+    provenance: Provenance,
+    files: tuple[str, str],
+) -> dict[str, Port]:
+    config_file, oper_file = files
+    configured = {n for n, c in config.interfaces.items() if c.kind == "ethernet"}
+    seen = {n for n in oper if n.startswith("Ethernet") and "." not in n}
+    ports: dict[str, Port] = {}
+    for port_name in sorted(configured | seen, key=_natural):
+        iface = config.interfaces.get(port_name) or InterfaceConf(name=port_name, line=0)
+        built = build_port(port_name, iface, config, oper.get(port_name), issues)
+        ports[port_name] = built.port
+        if iface.line:
+            provenance.add(f"ports.{port_name}", config_file, iface.line)
+        else:
+            provenance.add(f"ports.{port_name}", oper_file, oper[port_name].line)
+        for field, line in built.lines.items():
+            provenance.add(f"ports.{port_name}.{field}", config_file, line)
+        for field, line in built.oper_lines.items():
+            provenance.add(f"ports.{port_name}.{field}", oper_file, line)
+    return ports
+
+
+def _poll(config: EosConfig) -> float | None:
+    poll = config.globals.watchdog_poll_ms
+    return poll.value if poll is not None else None
+
+
+def _device_provenance(config: EosConfig, provenance: Provenance, file: str) -> None:
+    if config.hostname is not None:
+        provenance.add("hostname", file, config.hostname.line)
+    poll = config.globals.watchdog_poll_ms
+    if poll is not None:
+        provenance.add("watchdog_poll_ms", file, poll.line)
+
+
+def _facts(config: EosConfig) -> dict[str, str]:
+    facts = dict(config.facts)
+    contexts = [*config.profiles.values(), *config.interfaces.values()]
+    units = {
+        red.value.low.unit
+        for conf in contexts
+        for queue in conf.queues.values()
+        for red in (queue.ecn, queue.drop)
+        if red is not None and red.value is not None
+    }
+    if "segments" in units:
+        facts["eos.segment_bytes_assumed"] = f"{SEGMENT_BYTES} [unverified]"
+    return dict(sorted(facts.items()))
+
+
+def _natural(text: str) -> tuple[object, ...]:
+    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text))

@@ -1,0 +1,52 @@
+"""Cisco NX-OS (Nexus 9000) platform driver.
+
+Input: ``show running-config`` (required), ``show interface | json`` and ``show lldp
+neighbors detail | json`` (optional operational data). A saved running-config or pasted
+configuration snippet is recognised by :func:`.commands.sniff`.
+
+Modules: :mod:`.commands` (what to collect, sniffing, JSON shapes), :mod:`.lines` (text ->
+line tree, RT001 collector), :mod:`.values` (lists, DSCP names, sizes, port names),
+:mod:`.config` (top-level commands, ``system qos``, global PFC watchdog), :mod:`.classes`
+(class-maps), :mod:`.policies` (policy-map structure, type qos), :mod:`.queuing` (type
+queuing and network-qos), :mod:`.interfaces` (interface blocks, breakout), :mod:`.plan`
+(system policies, the qos-group/CoS mapping), :mod:`.ports` (the neutral model),
+:mod:`.operational` (JSON outputs) and :mod:`.parse` (orchestration and provenance).
+Each module's docstring states the syntax it reads and the modelling choices with sources.
+
+Sources: S20 (Nexus 9000 NX-OS 10.5(x) QoS guide, Configuring PFC: watchdog workflow, 100 ms
+poll), S16/S21/S45 via roce-knowledge.md §2.5 (the AI/ML blueprint pattern: ``class-map type
+qos match dscp 26`` -> ``set qos-group 3``, ``c-8q-nq3`` ``pause pfc-cos 3``, ``c-out-8q-q3``
+``bandwidth remaining percent 50`` + ``random-detect ... ecn``, ``c-out-8q-q7`` ``priority
+level 1``, ``system qos`` bindings, interface ``priority-flow-control mode on`` and
+``watch-dog-interval on``), the NX-API REST reference "Configuring Priority Flow Control"
+(PFC modes auto/on/off), batfish's NX-OS grammar test configs (class-map/policy-map forms)
+and public collectors' NX-OS JSON samples (see :mod:`.commands`).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from rocetune.platforms.base import ParseResult, SwitchCommands
+from rocetune.platforms.nxos import commands
+from rocetune.platforms.nxos.parse import parse_snapshot
+from rocetune.snapshot import Command, Snapshot
+
+__all__ = ["NxosDriver"]
+
+
+class NxosDriver(SwitchCommands):
+    """Driver for Cisco Nexus switches running NX-OS (``platform: nxos``)."""
+
+    name: ClassVar[str] = "nxos"
+    kind: ClassVar[Literal["switch", "host"]] = "switch"
+    COMMANDS = commands.COMMANDS
+
+    def sniff(self, path: str, text: str) -> Command | None:
+        """Return the command a saved NX-OS file stands for, or None; never raises."""
+        del path
+        return commands.sniff(text)
+
+    def parse(self, snapshot: Snapshot, name: str, role: str | None) -> ParseResult:
+        """Parse a snapshot into a switch; raise ParseError(file, line) on unreadable input."""
+        return parse_snapshot(snapshot, name, role)

@@ -1,0 +1,150 @@
+"""NX-OS snapshot -> :class:`~rocetune.model.Device` plus provenance.
+
+Two steps: the vendor shape (:mod:`.lines` tree, :mod:`.config` top-level commands,
+:mod:`.classes`, :mod:`.policies`, :mod:`.queuing`, :mod:`.interfaces`; :mod:`.plan`
+resolves the system policies) and the neutral model (:mod:`.ports`).
+
+Ports: every Ethernet ``interface`` of the running-config, the breakout sub-ports (which
+replace their parent port) and ports seen only in ``show interface | json``.
+
+Provenance paths: ``""`` -> line 1 of the running-config; ``ports.<p>`` -> the port's
+``interface`` line (or its breakout line, or its row in ``show interface | json``);
+``ports.<p>.<field>`` -> the line that set the field: the interface line (``mtu``,
+``priority-flow-control mode``, ``service-policy``), else the system-level line it inherits
+(the ``policy-map`` of the classification or queuing policy, the ``random-detect`` or
+``bandwidth`` line of a queue as ``ports.<p>.ecn.<q>`` / ``schedulers.<q>``, the network-qos
+``pause`` line, the global watchdog line); ``hostname``; ``watchdog_poll_ms``; ``lldp`` ->
+line 1 of the LLDP output; ``unparsed.<i>`` -> the item's own line.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rocetune.errors import ParseError
+from rocetune.model import Device, LldpNeighbor, Port, Unparsed
+from rocetune.platforms.base import ParseResult, Provenance
+from rocetune.platforms.nxos.commands import INTERFACES, LLDP, RUNNING_CONFIG
+from rocetune.platforms.nxos.config import NxosConfig, read_config
+from rocetune.platforms.nxos.lines import Issues, build_tree
+from rocetune.platforms.nxos.operational import OperPort, read_interfaces, read_lldp
+from rocetune.platforms.nxos.plan import Plan, build_plan
+from rocetune.platforms.nxos.ports import POLL_MS, PortInput, build_port
+from rocetune.snapshot import Snapshot
+
+PLATFORM = "nxos"
+
+
+def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResult:
+    """Parse an NX-OS snapshot; raise ParseError on invalid JSON or no running-config."""
+    config = snapshot.get(RUNNING_CONFIG)
+    if config is None:
+        msg = "no `show running-config` output in the snapshot"
+        raise ParseError(msg, file=snapshot.origin or None)
+    issues = Issues(config.path)
+    cfg = read_config(build_tree(config.text, issues), issues)
+    plan = build_plan(cfg, issues)
+    provenance = Provenance()
+    provenance.add("", config.path, 1)
+    oper, oper_file, extra = _interfaces(snapshot)
+    lldp, lldp_file, lldp_extra = _lldp(snapshot)
+    ports = _ports(cfg, plan, oper, issues, provenance=provenance, files=(config.path, oper_file))
+    unparsed = (*sorted(issues.items, key=_by_line), *extra, *lldp_extra)
+    _device_provenance(provenance, cfg, config.path, lldp_file, unparsed)
+    facts = {"nxos.source": "show running-config", **dict(sorted(plan.facts.items()))}
+    if cfg.version:
+        facts["nxos.version"] = cfg.version
+    device = Device(
+        name=name,
+        kind="switch",
+        platform=PLATFORM,
+        role=role,
+        hostname=cfg.hostname[0] if cfg.hostname else None,
+        ports=ports,
+        watchdog_poll_ms=POLL_MS,
+        lldp=lldp,
+        unparsed=unparsed,
+        facts=facts,
+    )
+    return ParseResult(device=device, provenance=provenance)
+
+
+def _interfaces(snapshot: Snapshot) -> tuple[dict[str, OperPort], str, tuple[Unparsed, ...]]:
+    source = snapshot.get(INTERFACES)
+    if source is None:
+        return {}, "", ()
+    issues = Issues(source.path)
+    found = read_interfaces(source.text, source.path, issues)
+    return found, source.path, tuple(issues.items)
+
+
+def _lldp(
+    snapshot: Snapshot,
+) -> tuple[tuple[LldpNeighbor, ...] | None, str | None, tuple[Unparsed, ...]]:
+    source = snapshot.get(LLDP)
+    if source is None:
+        return None, None, ()
+    issues = Issues(source.path)
+    found = read_lldp(source.text, source.path, issues)
+    return found, source.path, tuple(issues.items)
+
+
+def _ports(
+    cfg: NxosConfig,
+    plan: Plan,
+    oper: dict[str, OperPort],
+    issues: Issues,
+    *,
+    provenance: Provenance,
+    files: tuple[str, str],
+) -> dict[str, Port]:
+    broken = {p for b in cfg.breakouts for p in b.parents}
+    speeds = {c: (b.speed_mbps, b.line) for b in cfg.breakouts for c in b.children()}
+    names = ({*cfg.interfaces, *speeds, *oper}) - broken
+    ports: dict[str, Port] = {}
+    for port_name in sorted(names, key=_natural):
+        src = PortInput(
+            port_name, cfg.interfaces.get(port_name), oper.get(port_name), speeds.get(port_name)
+        )
+        built = build_port(src, cfg, plan, issues)
+        ports[port_name] = built.port
+        _port_provenance(provenance, src, files)
+        for field, line in built.lines.items():
+            provenance.add(f"ports.{port_name}.{field}", files[0], line)
+    return ports
+
+
+def _port_provenance(provenance: Provenance, src: PortInput, files: tuple[str, str]) -> None:
+    path = f"ports.{src.name}"
+    if src.iface is not None:
+        provenance.add(path, files[0], src.iface.line)
+    elif src.breakout_speed is not None:
+        provenance.add(path, files[0], src.breakout_speed[1])
+    elif src.oper is not None:
+        provenance.add(path, files[1], src.oper.line)
+
+
+def _device_provenance(
+    provenance: Provenance,
+    cfg: NxosConfig,
+    file: str,
+    lldp_file: str | None,
+    unparsed: tuple[Unparsed, ...],
+) -> None:
+    if cfg.hostname is not None:
+        provenance.add("hostname", file, cfg.hostname[1])
+    if cfg.watchdog.enabled is not None:
+        provenance.add("watchdog_poll_ms", file, cfg.watchdog.enabled[1])
+    if lldp_file is not None:
+        provenance.add("lldp", lldp_file, 1)
+    for index, item in enumerate(unparsed):
+        if item.file is not None:
+            provenance.add(f"unparsed.{index}", item.file, item.line)
+
+
+def _by_line(item: Unparsed) -> int:
+    return item.line or 0
+
+
+def _natural(text: str) -> tuple[object, ...]:
+    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text))

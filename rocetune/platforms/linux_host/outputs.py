@@ -1,0 +1,275 @@
+"""Snapshot -> typed outputs: which command every file (and transcript part) is, parsed.
+
+A file's command comes from ``meta.json`` (exact names), else from its file name (names as
+keys, see :func:`~.names.key_of`), else it is reported as not recognised. Every file is
+split into segments (:mod:`.segments`); the first belongs to the file's own command, the
+others to the command lines of a transcript. Each segment goes to its kind's parser; the
+results are collected in :class:`Outputs` for :mod:`.assemble` to map onto NIC ports.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import PurePath
+
+from rocetune.model import Unparsed
+from rocetune.platforms.linux_host import commands as c
+from rocetune.platforms.linux_host import ethtool, mlnx_qos, rdma, sysfs
+from rocetune.platforms.linux_host.base import Found, Notes, take_errors
+from rocetune.platforms.linux_host.mlxconfig import Section, parse_mlxconfig
+from rocetune.platforms.linux_host.names import (
+    key_of,
+    pci_from_key,
+    pci_or_none,
+    valid_netdev,
+    valid_rdma,
+)
+from rocetune.platforms.linux_host.segments import Segment, split
+from rocetune.platforms.linux_host.unsupported import operator_items
+from rocetune.snapshot import CommandRecord, Snapshot, SourceFile
+
+_QOS_WORDS = re.compile(
+    r"tos\b|tclass|traffic_class|dscp|pfc|trust|roce|mlnx_qos|mlxconfig|cnp|prio|/ecn/"
+    r"|ethtool\s+-A",
+    re.IGNORECASE,
+)
+_HOSTNAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9.-]{0,252}")
+RANK_FILE, RANK_CONTENT, RANK_MAP, RANK_COMMAND = 0, 1, 2, 3
+"""How sure a NIC's display name is: file-name key < output < ibdev2netdev < command line."""
+
+
+@dataclass
+class Part:
+    """Values one output gives for one netdev, RDMA device or PCI function."""
+
+    scope: c.Scope
+    key: str | None
+    name: str | None
+    rank: int
+    found: Found
+    file: str
+    order: int
+    kind: str
+    line: int | None = None
+    """Line of the command (transcripts) or of the output's first line."""
+
+
+@dataclass
+class Outputs:
+    """Everything read from one snapshot, before it is mapped onto NIC ports."""
+
+    parts: list[Part] = field(default_factory=list)
+    nics: list[tuple[str, str, int]] = field(default_factory=list)
+    """(key, name, rank) of every netdev a per-NIC command names (failed ones included)."""
+    mappings: list[tuple[rdma.Mapping, str]] = field(default_factory=list)
+    pcis: dict[str, tuple[str, str, int | None]] = field(default_factory=dict)
+    gids: list[tuple[rdma.GidTable, str, int, int | None]] = field(default_factory=list)
+    sections: list[tuple[Section, str, int]] = field(default_factory=list)
+    hostname: tuple[str, str, int] | None = None
+    lldp: list[SourceFile] = field(default_factory=list)
+    unparsed: list[Unparsed] = field(default_factory=list)
+    facts: dict[str, str] = field(default_factory=dict)
+    order: int = 0
+
+
+@dataclass(frozen=True)
+class _Target:
+    kind: c.Kind
+    name: str | None
+    rank: int
+
+
+def read_outputs(snapshot: Snapshot) -> Outputs:
+    """Parse every file of ``snapshot``."""
+    out = Outputs()
+    meta = {r.file: r for r in snapshot.meta.commands}
+    for filename, source in sorted(snapshot.files.items()):
+        _read_file(out, filename, source, meta.get(filename))
+    return out
+
+
+def _read_file(
+    out: Outputs, filename: str, source: SourceFile, record: CommandRecord | None
+) -> None:
+    notes = Notes(source.path)
+    if filename == c.OPERATOR_TEMPLATE.filename:
+        out.unparsed.extend(operator_items(source.text, source.path))
+        return
+    target = _file_target(filename, record)
+    if target is None and filename != c.TRANSCRIPT.filename:
+        reason = "not recognised as a Linux host output (no meta.json entry, unknown file name)"
+        notes.unparsed(filename, reason, None)
+    elif target is not None and record is not None and record.status == "error":
+        out.facts[f"error.{filename}"] = record.error or "command failed"
+        _register(out, target)
+    elif target is not None and target.kind.encoding == "json":
+        out.lldp.append(source)
+    else:
+        segments = split(source.text, source.path)
+        _read_segments(out, segments, target, notes)
+    out.unparsed.extend(notes.items)
+    where = PurePath(source.path).name
+    for line, text in notes.errors:
+        out.facts.setdefault(f"error.{where}" + (f":{line}" if line else ""), text)
+
+
+def _file_target(filename: str, record: CommandRecord | None) -> _Target | None:
+    if record is not None:
+        found = c.identify(record.command)
+        if found is not None:
+            return _Target(found[0], _valid(found[0], found[1]), RANK_COMMAND)
+    found = c.identify_file(filename)
+    if found is None:
+        return None
+    kind, key = found
+    if key is not None and kind.scope == "pci":
+        return _Target(kind, pci_from_key(key), RANK_COMMAND)
+    return _Target(kind, key, RANK_FILE)
+
+
+def _valid(kind: c.Kind, name: str | None) -> str | None:
+    if name is None:
+        return None
+    if kind.scope == "nic":
+        return name if valid_netdev(name) else None
+    if kind.scope == "rdma":
+        return name if valid_rdma(name) else None
+    if kind.scope == "pci":
+        return pci_or_none(name)
+    return None
+
+
+def _register(out: Outputs, target: _Target) -> None:
+    if target.kind.scope == "nic" and target.name is not None:
+        out.nics.append((key_of(target.name), target.name, target.rank))
+
+
+def _read_segments(
+    out: Outputs, segments: list[Segment], target: _Target | None, notes: Notes
+) -> None:
+    for index, segment in enumerate(segments):
+        out.order += 1
+        if index == 0 and target is None:
+            _preamble(segment, notes)
+            continue
+        if index > 0:
+            assert segment.command is not None
+            found = c.identify(segment.command)
+            if found is None:
+                _other_command(segment, notes)
+                continue
+            target = _Target(found[0], _valid(found[0], found[1]), RANK_COMMAND)
+        if target is not None:
+            _register(out, target)
+            _dispatch(out, segment, target, notes)
+
+
+def _preamble(segment: Segment, notes: Notes) -> None:
+    text = [(n, t) for n, t in segment.meaningful()]
+    if text:
+        number, line = text[0]
+        notes.unparsed(line, "text before the first recognised command line", number)
+
+
+def _other_command(segment: Segment, notes: Notes) -> None:
+    command = segment.command or ""
+    if _QOS_WORDS.search(command):
+        reason = "command not understood as a host read command; its effect is not in the model"
+        notes.unparsed(command, reason, segment.command_line)
+
+
+def _dispatch(out: Outputs, segment: Segment, target: _Target, notes: Notes) -> None:
+    kind = target.kind
+    if kind.scope == "host":
+        _host(out, segment, kind, notes)
+    elif kind.id in ("show_gids", "ibv_devinfo"):
+        if kind.id == "show_gids":
+            table = rdma.parse_show_gids(segment, notes, all_devices=target.name is None)
+        else:
+            table = rdma.parse_devinfo(segment, notes, target.name)
+        out.gids.append((table, segment.file, out.order, segment.first_line))
+    elif kind.id == "mlxconfig":
+        for section in parse_mlxconfig(segment, notes, target.name):
+            out.sections.append((section, segment.file, out.order))
+    elif kind.id == "ethtool_driver":
+        info = ethtool.parse_driver(segment, notes)
+        if target.name is not None and info.pci is not None:
+            out.pcis[key_of(target.name)] = (info.pci, segment.file, info.pci_line)
+        _part(out, segment, target, info.found)
+    elif kind.id in ("ethtool_stats", "hw_counters"):
+        ethtool.parse_stats(segment, notes)  # counters: read by the counter rules later
+        _part(out, segment, target, Found())
+    else:
+        _part(out, segment, target, _PARSERS[kind.id](segment, notes))
+
+
+def _part(out: Outputs, segment: Segment, target: _Target, found: Found) -> None:
+    name, rank = target.name, target.rank
+    same = name is None or (found.name is not None and key_of(found.name) == key_of(name))
+    if found.name is not None and same and rank <= RANK_CONTENT:
+        name, rank = found.name, RANK_CONTENT
+    key = None if name is None else (name if target.kind.scope == "pci" else key_of(name))
+    if target.kind.scope == "nic" and name is not None and key is not None:
+        out.nics.append((key, name, rank))
+    out.parts.append(
+        Part(
+            target.kind.scope,
+            key,
+            name,
+            rank,
+            found,
+            segment.file,
+            out.order,
+            target.kind.id,
+            segment.first_line,
+        )
+    )
+
+
+def _host(out: Outputs, segment: Segment, kind: c.Kind, notes: Notes) -> None:
+    if kind.id == "ibdev2netdev":
+        for mapping in rdma.parse_ibdev2netdev(segment, notes):
+            out.mappings.append((mapping, segment.file))
+        return
+    lines = take_errors(segment, notes)
+    if lines and _HOSTNAME.fullmatch(lines[0][1].strip()):
+        out.hostname = (lines[0][1].strip(), segment.file, lines[0][0])
+    elif lines:
+        notes.unparsed(lines[0][1], "hostname output not understood", lines[0][0])
+
+
+def _mtu(segment: Segment, notes: Notes) -> Found:
+    return sysfs.parse_value("mtu", 1_000_000, segment, notes)
+
+
+def _cnp_dscp(segment: Segment, notes: Notes) -> Found:
+    return sysfs.parse_value("cnp_dscp", 63, segment, notes)
+
+
+def _cnp_prio(segment: Segment, notes: Notes) -> Found:
+    return sysfs.parse_value("cnp_priority", 7, segment, notes)
+
+
+def _dcqcn_params(segment: Segment, notes: Notes) -> Found:
+    """The DCQCN parameter listing: its CNP lines are left to the dedicated ``cat`` files."""
+    found = sysfs.parse_ecn(segment, notes)
+    for name in ("cnp_dscp", "cnp_priority"):
+        found.values.pop(name, None)
+        found.lines.pop(name, None)
+    return found
+
+
+_PARSERS = {
+    "mlnx_qos": mlnx_qos.parse_mlnx_qos,
+    "mtu": _mtu,
+    "ethtool": ethtool.parse_settings,
+    "ethtool_pause": ethtool.parse_pause,
+    "ecn_enable": sysfs.parse_ecn,
+    "dcqcn_params": _dcqcn_params,
+    "cnp_dscp": _cnp_dscp,
+    "cnp_prio": _cnp_prio,
+    "roce_tos": rdma.parse_roce_tos,
+    "roce_mode": rdma.parse_roce_mode,
+    "traffic_class": sysfs.parse_traffic_class,
+}

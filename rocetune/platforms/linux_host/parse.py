@@ -1,0 +1,104 @@
+"""Linux host snapshot -> :class:`~rocetune.model.Device` (kind ``host``) plus provenance.
+
+Two steps: :mod:`.outputs` reads every file into typed per-command results, and
+:mod:`.assemble` joins them onto NIC ports (see its docstring for the netdev / RDMA device /
+PCI joins). Provenance paths: ``""`` -> the snapshot, ``nics.<if>`` -> where the NIC port
+is first named, ``nics.<if>.<field>`` -> the output line of that value, ``hostname``,
+``lldp`` / ``lldp.<i>`` and ``unparsed.<i>``.
+
+Nothing here raises on odd input: what is not understood becomes an Unparsed item (RT001),
+a failed command leaves its values unknown (RT000 from the rules) and is kept as a device
+fact. An ``lldpctl -f json`` output that is not JSON is reported as Unparsed (the NIC data
+of the host is still checked) instead of failing the whole device.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rocetune.errors import ParseError
+from rocetune.model import Device, LldpNeighbor, NicPort, Unparsed
+from rocetune.platforms.base import ParseResult, Provenance
+from rocetune.platforms.common.lldpctl import read_lldpctl_json
+from rocetune.platforms.linux_host.assemble import Nic, assemble
+from rocetune.platforms.linux_host.outputs import Outputs, read_outputs
+from rocetune.snapshot import Snapshot
+
+PLATFORM = "linux_host"
+
+
+def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResult:
+    """Parse a host snapshot (a collected directory, one saved output or a transcript)."""
+    out = read_outputs(snapshot)
+    joined = assemble(out)
+    provenance = Provenance()
+    provenance.add("", snapshot.origin or _first_file(snapshot), None)
+    nics = {}
+    facts = dict(sorted({**out.facts, **joined.facts}.items()))
+    for nic in sorted(joined.nics.values(), key=lambda n: _natural(n.name)):
+        nics[nic.name] = _nic_port(nic, provenance)
+        facts.update({f"nic.{nic.name}.{k}": v for k, v in sorted(nic.facts.items())})
+    lldp, lldp_unparsed = _lldp(out, provenance)
+    unparsed = (*out.unparsed, *joined.unparsed, *lldp_unparsed)
+    for index, item in enumerate(unparsed):
+        if item.file is not None:
+            provenance.add(f"unparsed.{index}", item.file, item.line)
+    hostname = None
+    if out.hostname is not None:
+        hostname = out.hostname[0]
+        provenance.add("hostname", out.hostname[1], out.hostname[2])
+    device = Device(
+        name=name,
+        kind="host",
+        platform=PLATFORM,
+        role=role,
+        hostname=hostname,
+        nics=nics,
+        lldp=lldp,
+        unparsed=unparsed,
+        facts=facts,
+    )
+    return ParseResult(device=device, provenance=provenance)
+
+
+def _first_file(snapshot: Snapshot) -> str:
+    return next((f.path for f in snapshot), "")
+
+
+def _nic_port(nic: Nic, provenance: Provenance) -> NicPort:
+    parts = sorted(nic.parts, key=lambda p: (p.kind != "mlnx_qos", p.scope != "nic", p.order))
+    if parts:
+        provenance.add(f"nics.{nic.name}", parts[0].file, parts[0].line)
+    for field, (file, line) in sorted(nic.refs.items()):
+        provenance.add(f"nics.{nic.name}.{field}", file, line)
+    return NicPort.model_validate({**nic.values, "name": nic.name})
+
+
+def _lldp(
+    out: Outputs, provenance: Provenance
+) -> tuple[tuple[LldpNeighbor, ...] | None, list[Unparsed]]:
+    found: list[LldpNeighbor] = []
+    unparsed: list[Unparsed] = []
+    known = False
+    for source in out.lldp:
+        if not source.text.strip():
+            continue
+        try:
+            read = read_lldpctl_json(source.text, source.path)
+        except ParseError as exc:
+            reason = f"lldpctl -f json output is not valid JSON: {exc.message}"
+            unparsed.append(
+                Unparsed(item="lldpctl -f json", reason=reason, file=source.path, line=exc.line)
+            )
+            continue
+        known = True
+        provenance.add("lldp", source.path, 1)
+        for neighbor, line in zip(read.neighbors, read.lines, strict=True):
+            provenance.add(f"lldp.{len(found)}", source.path, line)
+            found.append(neighbor)
+        unparsed.extend(read.skipped)
+    return (tuple(found) if known else None), unparsed
+
+
+def _natural(text: str) -> tuple[object, ...]:
+    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text))

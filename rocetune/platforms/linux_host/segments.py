@@ -1,0 +1,84 @@
+"""Split a saved file into command outputs: one per prompt, ``bash -x`` or backtick line.
+
+A collected snapshot file holds one output. Saved files in pull requests, issues and notes
+often hold a terminal session instead; the lines that start a new command are:
+
+- a shell prompt: ``[root@host dir]# cmd``, ``user@host:~$ cmd``, ``$ cmd``;
+- a ``bash -x`` trace line: ``+ cmd`` (``++`` for nested levels);
+- a command quoted alone on a line: ```` `cmd` ````.
+
+Markdown code fences (```` ``` ````) are dropped. The lines before the first command line
+belong to the file's own command (the one the snapshot file name or metadata names).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_PROMPTS = (
+    re.compile(r"\[[^\]\n]{1,80}\][#$]\s?(.*)"),
+    re.compile(r"[\w.-]{1,64}@[\w.-]{1,64}(?::[^\s#$]{0,120})?\s?[#$]\s?(.*)"),
+    re.compile(r"\$ (.*)"),
+    re.compile(r"\+{1,3} (.*)"),
+    re.compile(r"`([^`]+)`\s*"),
+)
+_FENCE = re.compile(r"\s*```[\w-]*\s*")
+MAX_LINES = 200_000
+"""Lines read per file (outputs of real hosts are far shorter)."""
+
+
+@dataclass(frozen=True)
+class Segment:
+    """The output of one command inside a file, with 1-based line numbers."""
+
+    file: str
+    lines: tuple[tuple[int, str], ...]
+    command: str | None = None
+    """The command line that produced it (None: the file's own command)."""
+    command_line: int | None = None
+
+    @property
+    def first_line(self) -> int | None:
+        """Line of the command (or of the first output line)."""
+        if self.command_line is not None:
+            return self.command_line
+        return self.lines[0][0] if self.lines else None
+
+    def text_lines(self) -> list[str]:
+        """The output lines without their numbers."""
+        return [text for _, text in self.lines]
+
+    def meaningful(self) -> list[tuple[int, str]]:
+        """Lines that are not blank."""
+        return [(n, t) for n, t in self.lines if t.strip()]
+
+
+def prompt_command(line: str) -> str | None:
+    """The command of a prompt / trace / backtick line, or None for an ordinary line."""
+    for pattern in _PROMPTS:
+        match = pattern.fullmatch(line.rstrip())
+        if match is not None:
+            return match.group(1).strip()
+    return None
+
+
+def split(text: str, file: str, *, transcript: bool = True) -> list[Segment]:
+    """Split ``text`` into segments; with ``transcript=False`` the whole text is one output."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")[:MAX_LINES]
+    segments: list[Segment] = []
+    current: list[tuple[int, str]] = []
+    command: str | None = None
+    command_line: int | None = None
+    for number, raw in enumerate(lines, start=1):
+        line = raw.lstrip("\ufeff") if number == 1 else raw
+        if _FENCE.fullmatch(line):
+            continue
+        found = prompt_command(line) if transcript else None
+        if found is None:
+            current.append((number, line))
+            continue
+        segments.append(Segment(file, tuple(current), command, command_line))
+        current, command, command_line = [], found, number
+    segments.append(Segment(file, tuple(current), command, command_line))
+    return segments

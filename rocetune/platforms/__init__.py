@@ -27,9 +27,13 @@ KNOWN_PLATFORMS: dict[str, str] = {
 def drivers() -> dict[str, PlatformDriver]:
     """Return the supported platform drivers by name, in auto-detection order."""
     from rocetune.platforms.cumulus import CumulusDriver
+    from rocetune.platforms.eos import EosDriver
+    from rocetune.platforms.linux_host import LinuxHostDriver
+    from rocetune.platforms.nxos import NxosDriver
     from rocetune.platforms.sonic import SonicDriver
 
-    found: list[PlatformDriver] = [SonicDriver(), CumulusDriver()]
+    found: list[PlatformDriver] = [SonicDriver(), CumulusDriver(), EosDriver(), NxosDriver()]
+    found.append(LinuxHostDriver())  # hosts after the switch platforms
     return {d.name: d for d in found}
 
 

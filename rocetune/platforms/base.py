@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from rocetune.snapshot import Command, Snapshot
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SourceRef:
     """Where a model value came from."""
 
@@ -34,14 +34,26 @@ class Provenance:
     """
 
     refs: dict[str, SourceRef] = field(default_factory=dict)
+    _interned: dict[tuple[str, int | None], SourceRef] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+
+    def _ref(self, file: str, line: int | None) -> SourceRef:
+        """One shared SourceRef per (file, line): many model paths point at the same line."""
+        key = (file, line)
+        ref = self._interned.get(key)
+        if ref is None:
+            ref = self._interned[key] = SourceRef(file, line)
+        return ref
 
     def add(self, path: str, file: str, line: int | None) -> None:
         """Record where ``path`` was defined (the first record wins)."""
-        self.refs.setdefault(path, SourceRef(file, line))
+        if path not in self.refs:
+            self.refs[path] = self._ref(file, line)
 
     def set(self, path: str, file: str, line: int | None) -> None:
         """Record where ``path`` was defined (overwrite)."""
-        self.refs[path] = SourceRef(file, line)
+        self.refs[path] = self._ref(file, line)
 
     def lookup(self, path: str | None) -> SourceRef | None:
         """Return the location of ``path`` or of its longest known prefix."""
@@ -88,3 +100,22 @@ class PlatformDriver(Protocol):
     def parse(self, snapshot: Snapshot, name: str, role: str | None) -> ParseResult:
         """Parse a snapshot into a device; raise ParseError(file, line) on unreadable input."""
         ...
+
+
+class SwitchCommands:
+    """Commands of a switch platform: a fixed list, known up front, no follow-ups.
+
+    Drivers set ``COMMANDS``; the NIC names a host would need are ignored.
+    """
+
+    COMMANDS: ClassVar[tuple[Command, ...]] = ()
+
+    def commands(self, nics: Sequence[str] = ()) -> tuple[Command, ...]:
+        """Return the commands to collect, in collection order."""
+        del nics
+        return self.COMMANDS
+
+    def followup_commands(self, snapshot: Snapshot) -> tuple[Command, ...]:
+        """None: every command is known up front."""
+        del snapshot
+        return ()

@@ -2,8 +2,9 @@
 
 Input: the applied NVUE configuration (``nv config show -o yaml``; the same tree from JSON or
 from an ``nv set`` command list), optionally ``nv show interface -o json`` (operational link
-speed/MTU/state) and ``nv show qos roce -o json`` (kept as facts). Other Cumulus files are
-recognised and reported as unsupported (RT001), never passed silently.
+speed/MTU/state) and ``nv show qos roce -o json`` (facts, runtime PFC priorities, LLDP
+application TLV). Other Cumulus files are recognised and reported as unsupported (RT001),
+never passed silently.
 
 Modules: :mod:`.commands` (what to collect, sniffing), :mod:`.nvue_yaml` and
 :mod:`.commands_text` (raw vendor shape), :mod:`.defaults` (documented defaults and the
@@ -32,10 +33,9 @@ NVUE shape facts and their sources:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import ClassVar, Literal
 
-from rocetune.platforms.base import ParseResult
+from rocetune.platforms.base import ParseResult, SwitchCommands
 from rocetune.platforms.cumulus import commands
 from rocetune.platforms.cumulus.parse import parse_snapshot
 from rocetune.snapshot import Command, Snapshot
@@ -43,21 +43,12 @@ from rocetune.snapshot import Command, Snapshot
 __all__ = ["CumulusDriver"]
 
 
-class CumulusDriver:
+class CumulusDriver(SwitchCommands):
     """Driver for NVIDIA Cumulus Linux 5.x switches configured with NVUE."""
 
     name: ClassVar[str] = "cumulus"
     kind: ClassVar[Literal["switch", "host"]] = "switch"
-
-    def commands(self, nics: Sequence[str] = ()) -> tuple[Command, ...]:
-        """Return the commands to collect, in collection order."""
-        del nics
-        return commands.COMMANDS
-
-    def followup_commands(self, snapshot: Snapshot) -> tuple[Command, ...]:
-        """None: every command is known up front."""
-        del snapshot
-        return ()
+    COMMANDS = commands.COMMANDS
 
     def sniff(self, path: str, text: str) -> Command | None:
         """Return the command a saved Cumulus file stands for, or None; never raises."""

@@ -1,7 +1,8 @@
 """What to collect from a Cumulus Linux 5.x switch, and which saved file stands for what.
 
 Collected (in order): ``nv config show -o yaml`` (required; the applied NVUE configuration),
-``nv show qos roce -o json`` and ``nv show interface -o json`` (optional operational data).
+``nv show qos roce -o json`` and ``nv show interface -o json`` (optional operational data),
+``sudo lldpctl -f json`` (optional LLDP neighbours).
 
 :func:`sniff` recognises saved files without raising:
 
@@ -32,12 +33,17 @@ NV_QOS_ROCE = Command(
 NV_INTERFACE = Command(
     id="nv_interface", command="nv show interface -o json", encoding="json", required=False
 )
+LLDP = Command(id="lldp", command="sudo lldpctl -f json", encoding="json", required=False)
+"""LLDP neighbours from lldpd (optional). NVUE shows neighbours only per interface (``nv show
+interface <if> lldp neighbor``, CL 5.1+); CumulusNetworks/docs "Link Layer Discovery Protocol"
+queries lldpd with ``sudo lldpcli show neighbors`` (``lldpctl`` is the same query), and
+Cumulus advertises ``ifname`` port IDs."""
 UNSUPPORTED = Command(
     id="unsupported_text", command="cumulus unsupported text", encoding="text", required=False
 )
 """Pseudo command for recognised but unsupported Cumulus text; never collected."""
 
-COMMANDS: tuple[Command, ...] = (NV_CONFIG, NV_QOS_ROCE, NV_INTERFACE)
+COMMANDS: tuple[Command, ...] = (NV_CONFIG, NV_QOS_ROCE, NV_INTERFACE, LLDP)
 
 NVUE_TOP_KEYS = frozenset(
     {

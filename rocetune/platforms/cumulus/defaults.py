@@ -118,6 +118,13 @@ LOSSLESS_POOLS: Final = frozenset({"roce-lossless", "default-lossless"})
 LOSSLESS_PG_ALPHA: Final = 1.0
 """Lossless PG shared-buffer alpha in qos_infra.conf (KB-S2)."""
 
+ROCE_APP_TLV: Final = (4791, 3)
+"""The LLDP application TLV ``qos roce`` advertises: UDP port 4791 -> priority 3 (S1 Default
+RoCE Configuration table, both modes; S1 `nv show qos roce` lldp-app-tlv)."""
+
+ROCE_APP_TLV_MODES: Final = frozenset({"lossless", "lossless-single-ipool", "lossy"})
+"""RoCE modes that advertise :data:`ROCE_APP_TLV`; ``lossy-multi-tc`` is not documented."""
+
 ROCE_MODE_DEFAULT: Final = "lossless"
 """``nv set qos roce`` equals ``nv set qos roce mode lossless`` (S1, NVUE-QOS)."""
 

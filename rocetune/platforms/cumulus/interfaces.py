@@ -5,8 +5,8 @@
   several keys covering one port merge in file order.
 - ``link``: ``mtu`` -> mtu, ``speed`` (``100G``; ``auto`` = unknown) -> speed_mbps,
   ``state`` (``up``/``down`` or ``{up: {}}``) -> admin_up. Other link keys are not QoS.
-- ``qos``: ``<feature> profile <name>`` for pfc, link-pause, mapping, congestion-control and
-  egress-scheduler binds a global profile; ``pfc-watchdog`` (present, or ``state
+- ``qos``: ``<feature> profile <name>`` for pfc, link-pause, mapping, congestion-control,
+  egress-scheduler and remark binds a global profile; ``pfc-watchdog`` (present, or ``state
   enable|disable``) turns the watchdog on for the port. Other qos keys become Unparsed.
 - Bonds (``bond: member: {...}``, type bond or peerlink) carry no QoS in Cumulus: QoS and
   the watchdog are per physical swp port (S2 "You cannot enable the watchdog on a bond").
@@ -25,9 +25,8 @@ from rocetune.platforms.cumulus.operational import SWP
 from rocetune.platforms.cumulus.qos_common import UNKNOWN_KEY, Ctx, Line
 from rocetune.platforms.cumulus.tree import KeyPath, dotted
 
-BINDINGS = ("pfc", "link-pause", "mapping", "congestion-control", "egress-scheduler")
+BINDINGS = ("pfc", "link-pause", "mapping", "congestion-control", "egress-scheduler", "remark")
 _NOT_MODELLED = {
-    "remark": "interface QoS remarking is not modelled",
     "egress-shaper": "egress shaping is not modelled",
     "headroom": "per-port headroom settings are not modelled",
     "shared-headroom-pool": "shared headroom pool is not modelled",

@@ -37,12 +37,11 @@ _REVISION_KEYS = frozenset({"header", "set", "unset"})
 
 def load_yaml(text: str, file: str, issues: Issues) -> ConfigTree:
     """Parse NVUE YAML text; raise ParseError (file, line) when it is not valid YAML."""
+    body = text.lstrip("\ufeff")
     try:
-        document = YAML(typ="rt").load(text.lstrip("\ufeff"))
+        document = YAML(typ="rt").load(body)
     except YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        column = mark.column + 1 if mark is not None else None
+        line, column = _error_position(exc, body)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise ParseError(f"invalid YAML: {problem}", file=file, line=line, column=column) from exc
     tree = ConfigTree()
@@ -58,6 +57,19 @@ def load_yaml(text: str, file: str, issues: Issues) -> ConfigTree:
     else:
         issues.add("(document)", "NVUE YAML must be a list of revision items", 1)
     return tree
+
+
+def _error_position(exc: YAMLError, text: str) -> tuple[int, int | None]:
+    """Line and column of a YAML error: its mark, else (reader errors such as a NUL
+    character carry no mark) its character position, else line 1."""
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    if mark is not None:
+        return mark.line + 1, mark.column + 1
+    position = getattr(exc, "position", None)
+    if isinstance(position, int) and 0 <= position <= len(text):
+        start = text.rfind("\n", 0, position) + 1
+        return text.count("\n", 0, position) + 1, position - start + 1
+    return 1, None
 
 
 def _read_revisions(items: CommentedSeq, tree: ConfigTree, issues: Issues) -> None:

@@ -6,7 +6,15 @@ lines; :mod:`.qos` -> effective profiles) and the neutral model (:mod:`.interfac
 interface key that names the port, ``ports.<p>.<field>`` -> the line of the setting that
 defined the field (the global profile's line when the port inherits it; nothing for pure
 NVUE defaults, so the lookup falls back to the port), ``hostname``, ``buffer_pools``,
-``watchdog_poll_ms``, and ``unparsed.<i>`` -> the item's own line.
+``watchdog_poll_ms``, and ``unparsed.<i>`` -> the item's own line; ``lldp`` and ``lldp.<i>``
+point into the optional LLDP output (:func:`~rocetune.platforms.common.lldpctl.with_lldp`);
+``ports.<p>.pfc_oper`` and ``lldp_app_tlvs`` point into ``nv show qos roce -o json`` when they
+come from it; ``tunnel_dscp_rewrite.vxlan`` -> ``nve vxlan``.
+
+Runtime RoCE state (``nv show qos roce -o json``, :func:`.operational.read_roce_oper`): its PFC
+priorities describe the global RoCE PFC profile, so they fill ``pfc_oper`` only on ports
+that bind no PFC profile of their own. ``lldp_app_tlvs`` comes from it, else from the
+documented ``qos roce`` expansion (UDP 4791 -> priority 3), else stays unknown.
 """
 
 from __future__ import annotations
@@ -15,9 +23,12 @@ import re
 
 from rocetune.errors import ParseError
 from rocetune.model import BufferPool, Device, Port, Unparsed
+from rocetune.model.device import AppTlv
 from rocetune.platforms.base import ParseResult, Provenance
-from rocetune.platforms.cumulus import unsupported
+from rocetune.platforms.common.lldpctl import with_lldp
+from rocetune.platforms.cumulus import defaults, unsupported
 from rocetune.platforms.cumulus.commands import (
+    LLDP,
     NV_CONFIG,
     NV_INTERFACE,
     NV_QOS_ROCE,
@@ -25,13 +36,19 @@ from rocetune.platforms.cumulus.commands import (
     looks_like_nvue_yaml,
 )
 from rocetune.platforms.cumulus.commands_text import has_set_commands, load_commands
-from rocetune.platforms.cumulus.interfaces import read_interfaces
+from rocetune.platforms.cumulus.interfaces import PortConfig, read_interfaces
 from rocetune.platforms.cumulus.nvue_yaml import load_yaml
-from rocetune.platforms.cumulus.operational import OperLink, read_roce_facts
+from rocetune.platforms.cumulus.operational import (
+    OperLink,
+    RoceOper,
+    read_roce_facts,
+    read_roce_oper,
+)
 from rocetune.platforms.cumulus.operational import read_interfaces as read_oper
 from rocetune.platforms.cumulus.ports import build_port
 from rocetune.platforms.cumulus.qos import QosPlan, resolve_qos
 from rocetune.platforms.cumulus.qos_common import Ctx
+from rocetune.platforms.cumulus.remark import tunnel_rewrites
 from rocetune.platforms.cumulus.tree import ConfigTree, Issues
 from rocetune.snapshot import Snapshot, SourceFile
 
@@ -47,7 +64,7 @@ def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResu
             msg = "no `nv config show -o yaml` output in the snapshot"
             raise ParseError(msg, file=snapshot.origin or None)
         return _unsupported_only(other, name, role)
-    return _parse_config(snapshot, config, other, name, role)
+    return with_lldp(_parse_config(snapshot, config, other, name, role), snapshot, LLDP)
 
 
 def _unsupported_only(source: SourceFile, name: str, role: str | None) -> ParseResult:
@@ -77,9 +94,14 @@ def _parse_config(
     provenance = Provenance()
     provenance.add("", config.path, 1)
     facts = _facts(tree, plan, "commands" if commands else "yaml")
-    oper, oper_file, extra = _operational(snapshot, facts)
-    device_ports = _ports(tree, plan, oper, oper_file, issues=issues, provenance=provenance)
+    oper, oper_file, extra, roce = _operational(snapshot, facts)
+    configs = read_interfaces(Ctx(tree=tree, issues=issues))
+    device_ports = _ports(configs, plan, oper, oper_file, issues=issues, provenance=provenance)
+    device_ports = _pfc_oper(device_ports, configs, roce, provenance)
     hostname = _hostname(tree, issues, provenance)
+    tunnels = tunnel_rewrites(tree, issues)
+    if "vxlan" in tunnels:
+        provenance.add("tunnel_dscp_rewrite.vxlan", config.path, tree.line(("nve", "vxlan")))
     unparsed = (*issues.items, *extra, *(_unsupported_items(other) if other else ()))
     _device_provenance(provenance, tree, plan, config.path)
     _record_unparsed(provenance, unparsed)
@@ -97,16 +119,19 @@ def _parse_config(
         watchdog_poll_ms=plan.poll_ms,
         unparsed=unparsed,
         facts=facts,
+        tunnel_dscp_rewrite=tunnels,
+        lldp_app_tlvs=_app_tlvs(plan, roce, provenance, config.path),
     )
     return ParseResult(device=device, provenance=provenance)
 
 
 def _operational(
     snapshot: Snapshot, facts: dict[str, str]
-) -> tuple[dict[str, OperLink], str, tuple[Unparsed, ...]]:
+) -> tuple[dict[str, OperLink], str, tuple[Unparsed, ...], RoceOper]:
     found: dict[str, OperLink] = {}
     oper_file = ""
     extra: list[Unparsed] = []
+    roce_oper = RoceOper()
     source = snapshot.get(NV_INTERFACE)
     if source is not None:
         issues = Issues(source.path)
@@ -117,12 +142,42 @@ def _operational(
     if roce is not None:
         issues = Issues(roce.path)
         facts.update(read_roce_facts(roce.text, roce.path, issues))
+        roce_oper = read_roce_oper(roce.text, roce.path, issues)
         extra.extend(issues.items)
-    return found, oper_file, tuple(extra)
+    return found, oper_file, tuple(extra), roce_oper
+
+
+def _pfc_oper(
+    ports: dict[str, Port], configs: dict[str, PortConfig], roce: RoceOper, prov: Provenance
+) -> dict[str, Port]:
+    """Runtime PFC of the global RoCE profile on the ports that use it (no own PFC profile)."""
+    if roce.pfc is None:
+        return ports
+    out = dict(ports)
+    for name, port in ports.items():
+        config = configs.get(name)
+        if config is None or "pfc" not in config.settings:
+            out[name] = port.model_copy(update={"pfc_oper": roce.pfc})
+            prov.add(f"ports.{name}.pfc_oper", roce.file, roce.pfc_line)
+    return out
+
+
+def _app_tlvs(
+    plan: QosPlan, roce: RoceOper, prov: Provenance, config_file: str
+) -> tuple[AppTlv, ...] | None:
+    """Advertised application TLVs: runtime view, else the ``qos roce`` expansion."""
+    if roce.app_tlvs is not None:
+        prov.add("lldp_app_tlvs", roce.file, roce.tlv_line)
+        return roce.app_tlvs
+    if plan.roce_mode not in defaults.ROCE_APP_TLV_MODES:
+        return None
+    prov.add("lldp_app_tlvs", config_file, plan.roce_line)
+    port, priority = defaults.ROCE_APP_TLV
+    return (AppTlv(selector="udp", protocol=port, priority=priority),)
 
 
 def _ports(
-    tree: ConfigTree,
+    configs: dict[str, PortConfig],
     plan: QosPlan,
     oper: dict[str, OperLink],
     oper_file: str,
@@ -130,7 +185,6 @@ def _ports(
     issues: Issues,
     provenance: Provenance,
 ) -> dict[str, Port]:
-    configs = read_interfaces(Ctx(tree=tree, issues=issues))
     ports: dict[str, Port] = {}
     for port_name in sorted({*configs, *oper}, key=_natural):
         built = build_port(

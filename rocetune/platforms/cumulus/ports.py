@@ -23,6 +23,8 @@ Mapping of NVUE onto the model:
 - Watchdog: ``detection_ms`` = polling-interval x robustness, ``restoration_ms`` = one
   polling interval (S2: "If there are no pause frames received in any polling interval
   period, it restores"), action drop, on the PFC-enabled traffic classes.
+- Remarking: ``dscp_rewrite`` / ``dscp_rewrite_on_ingress`` from the port's remark profile
+  (default-global unless bound; :mod:`.remark`).
 - Link: configured value first, then ``nv show interface -o json``, then the documented
   default (MTU 9216); speed and admin state stay None when neither source tells.
 """
@@ -98,6 +100,8 @@ def build_port(
         fields.part(pause, ("link_pause",))
     fields.part(_bound(plan.ecn, settings, "congestion-control", issues), ("ecn",))
     fields.part(_bound(plan.schedulers, settings, "egress-scheduler", issues), ("schedulers",))
+    remark = _bound(plan.remarks, settings, "remark", issues)
+    fields.part(remark, ("dscp_rewrite", "dscp_rewrite_on_ingress"))
     _watchdog(fields, settings.get("watchdog"), plan)
     port = Port(name=name, **fields.values)
     if config is not None:

@@ -8,9 +8,9 @@ that binds another profile (``interface <swp> qos <feature> profile <name>``) us
 instead, whole (S2 "Port Groups": "Configurations with a profile override the global
 settings ... Ports not in a profile use the global settings").
 
-Keys under ``qos`` that are understood but not modelled (``remark``, ``egress-shaper``, most
-of ``advance-buffer-config``) and keys not understood at all become Unparsed items, one per
-leaf, so RT001 reports them.
+Keys under ``qos`` that are understood but not modelled (``egress-shaper``, most of
+``advance-buffer-config``) and keys not understood at all become Unparsed items, one per
+leaf, so RT001 reports them. ``remark`` profiles are resolved by :mod:`.remark`.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from rocetune.platforms.cumulus.qos_queues import (
     resolve_pfc,
     resolve_schedulers,
 )
+from rocetune.platforms.cumulus.remark import resolve_remarks
 from rocetune.platforms.cumulus.tree import ConfigTree, Issues
 
 _TRUST: dict[str, Trust] = {"l2": "pcp", "l3": "dscp", "both": "both", "port": "port"}
@@ -44,10 +45,10 @@ _HANDLED = frozenset(
         "pfc-watchdog",
         "traffic-pool",
         "advance-buffer-config",
+        "remark",
     }
 )
 _NOT_MODELLED = {
-    "remark": "QoS remarking is not modelled (RT107 cannot check it)",
     "egress-shaper": "egress shaping is not modelled",
 }
 _ROCE_KEYS = frozenset({"enable", "state", "mode", "cable-length"})
@@ -83,6 +84,7 @@ class QosPlan:
     pools: dict[str, Pool] = field(default_factory=dict)
     lossless_alpha: float | None = defaults.LOSSLESS_PG_ALPHA
     alpha_line: Line = None
+    remarks: dict[str, Part] = field(default_factory=dict)
 
 
 def resolve_qos(tree: ConfigTree, issues: Issues) -> QosPlan:
@@ -105,6 +107,7 @@ def resolve_qos(tree: ConfigTree, issues: Issues) -> QosPlan:
     _watchdog(ctx, plan)
     plan.pools = _pools(ctx)
     _advanced(ctx, plan)
+    plan.remarks = resolve_remarks(ctx)
     return plan
 
 

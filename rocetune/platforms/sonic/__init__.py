@@ -3,41 +3,32 @@
 Modules: :mod:`.commands` (what to collect), :mod:`.detect` (recognise a saved file),
 :mod:`.tables` (JSON -> raw tables), ``norm_*`` + :mod:`.shape` (typed SONiC shape),
 :mod:`.resolve`, :mod:`.build_port`, :mod:`.build` (-> model), :mod:`.parse` (entry point),
-:mod:`.asic` (ASIC family). The semantics decisions are in each module's docstring.
+:mod:`.asic` (ASIC family), :mod:`.pfc_priority` (the optional ``show pfc priority``). The
+semantics decisions are in each module's docstring.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, Literal
 
+from rocetune.platforms.base import SwitchCommands
 from rocetune.platforms.sonic.commands import COMMANDS, CONFIG_DB
 from rocetune.platforms.sonic.detect import looks_like_config_db
 from rocetune.platforms.sonic.parse import parse_snapshot
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from rocetune.platforms.base import ParseResult
     from rocetune.snapshot import Command, Snapshot
 
 __all__ = ["SonicDriver"]
 
 
-class SonicDriver:
+class SonicDriver(SwitchCommands):
     """Driver for SONiC switches (``platform: sonic`` in the inventory)."""
 
     name: ClassVar[str] = "sonic"
     kind: ClassVar[Literal["switch", "host"]] = "switch"
-
-    def commands(self, nics: Sequence[str] = ()) -> tuple[Command, ...]:
-        """Return the commands to collect: the running CONFIG_DB as JSON."""
-        del nics
-        return COMMANDS
-
-    def followup_commands(self, snapshot: Snapshot) -> tuple[Command, ...]:
-        """None: every command is known up front."""
-        del snapshot
-        return ()
+    COMMANDS = COMMANDS
 
     def sniff(self, path: str, text: str) -> Command | None:
         """Return the config_db command when ``text`` is a SONiC CONFIG_DB JSON file."""

@@ -17,6 +17,11 @@ Decisions:
   ``lossless`` is True for a pool named ``*lossless*`` or used by a profile with ``xoff``
   (only lossless PG profiles have one); False otherwise when BUFFER_PROFILE is in the file
   (SONiC pool names say lossy/lossless by convention), None when it is not.
+* ``tunnel_dscp_rewrite`` from TUNNEL: ``encap_tc_to_dscp_map`` -> that TC_TO_DSCP_MAP (the
+  outer DSCP per TC); without it ``dscp_mode uniform`` -> {} (the outer DSCP copies the
+  inner one) and ``pipe`` or no mode -> None (the tunnel sets an outer DSCP CONFIG_DB does
+  not hold). Without a TUNNEL table: {} when the file has a PORT table (a whole running
+  config has no tunnels then), else None (a fragment).
 """
 
 from __future__ import annotations
@@ -158,3 +163,24 @@ def device_facts(ctx: Ctx) -> tuple[str | None, str | None, dict[str, str]]:
         platform_item = meta.get("platform") or meta.get("hwsku")
         ctx.ref("asic", platform_item.line if platform_item else None)
     return (hostname.value if hostname else None), asic, facts
+
+
+def build_tunnels(ctx: Ctx) -> dict[str, dict[int, int] | None] | None:
+    """Outer-DSCP rewrite of every tunnel of one namespace (see the module docstring)."""
+    cfg = ctx.cfg
+    if "TUNNEL" not in cfg.present:
+        return {} if "PORT" in cfg.present else None
+    out: dict[str, dict[int, int] | None] = {}
+    for name, tunnel in cfg.tunnels.items():
+        full = ctx.pool_prefix + name
+        ctx.ref(f"tunnel_dscp_rewrite.{full}", tunnel.line)
+        ref = tunnel.encap_tc_to_dscp_map
+        mode = tunnel.dscp_mode.value if tunnel.dscp_mode else None
+        if ref is not None:
+            found = cfg.maps.get("TC_TO_DSCP_MAP", {}).get(ref.value or "")
+            if found is None and ref.value is not None:
+                ctx.missing("TC_TO_DSCP_MAP", ref.value, ref.line)
+            out[full] = None if found is None else dict(found.values)
+        else:
+            out[full] = {} if mode == "uniform" else None
+    return out

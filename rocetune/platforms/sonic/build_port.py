@@ -33,6 +33,9 @@ nothing applies to the port):
   wred_profile/scheduler. ``pg_buffers``/``queue_buffers``: None without BUFFER_PG/
   BUFFER_QUEUE, else the bound PGs/queues. ``cable_length_m`` from CABLE_LENGTH.
 * ``admin_up`` is None when PORT has no admin_status (rocetune does not guess a default).
+* ``dscp_rewrite`` is the TC_TO_DSCP_MAP bound by the port's ``tc_to_dscp_map`` ({} when
+  unbound, None without PORT_QOS_MAP); ``dscp_rewrite_on_ingress`` is True because the SAI
+  port map rewrites every packet the port sends, whatever its ingress port.
 """
 
 from __future__ import annotations
@@ -82,7 +85,8 @@ def build_port(ctx: Ctx, name: str, wd_default: WatchdogDefault) -> Port:
     speed = port_cfg.speed if port_cfg else None
     mtu = port_cfg.mtu if port_cfg else None
     admin = port_cfg.admin_up if port_cfg else None
-    for fname, item in (("speed_mbps", speed), ("mtu", mtu), ("admin_up", admin)):
+    fec = port_cfg.fec if port_cfg else None
+    for fname, item in (("speed_mbps", speed), ("mtu", mtu), ("admin_up", admin), ("fec", fec)):
         ctx.ref(f"{path}.{fname}", item.line if item else None)
     cable = cfg.cable.get(name)
     ctx.ref(f"{path}.cable_length_m", cable.line if cable else None)
@@ -107,7 +111,17 @@ def build_port(ctx: Ctx, name: str, wd_default: WatchdogDefault) -> Port:
         pg_buffers=_buffers(ctx, name, "pg_buffers", "BUFFER_PG", ctx.cfg.pg_bindings),
         queue_buffers=_buffers(ctx, name, "queue_buffers", "BUFFER_QUEUE", ctx.cfg.queue_bindings),
         cable_length_m=cable.value if cable else None,
+        fec=fec.value if fec else None,
+        alias=port_cfg.alias.value if port_cfg and port_cfg.alias else None,
+        dscp_rewrite=_dscp_rewrite(ctx, name),
+        dscp_rewrite_on_ingress=True,
     )
+
+
+def _dscp_rewrite(ctx: Ctx, name: str) -> dict[int, int] | None:
+    if "PORT_QOS_MAP" not in ctx.cfg.present:
+        return None
+    return _bound_map(ctx, name, "dscp_rewrite", "tc_to_dscp_map", {})
 
 
 def _map_field(ctx: Ctx, path: str, bound: Bound, unbound: dict[int, int]) -> dict[int, int] | None:

@@ -3,8 +3,10 @@
 Decisions:
 
 * ``PORT`` fields rocetune models: ``speed`` (Mb/s already), ``mtu``, ``admin_status``
-  (``up``/``down``) and ``pfc_asym`` (``on``/``off``). Other PORT fields are ignored unless
-  their name looks QoS-related (pfc, pause, flow control, buffer, ...), which is reported.
+  (``up``/``down``), ``pfc_asym`` (``on``/``off``), ``fec`` (``rs``/``fc``/``none``/``auto``)
+  and ``alias`` (the name lldpmgrd advertises as the LLDP port ID). Other PORT fields are
+  ignored unless their name looks QoS-related (pfc, pause, flow control, buffer, ...), which
+  is reported.
 * ``DEVICE_METADATA|localhost`` is kept as text; the builder picks hostname, platform,
   hwsku, buffer_model and default_pfcwd_status.
 * ``PFC_WD|GLOBAL`` holds ``POLL_INTERVAL`` (ms) and ``BIG_RED_SWITCH``; a big red switch
@@ -34,10 +36,11 @@ from rocetune.platforms.sonic.values import (
 _UP_DOWN = {"up": True, "down": False}
 _ON_OFF = {"on": True, "off": False}
 _ENABLE = {"enable": "enable", "disable": "disable"}
+_FEC = {"rs": "rs", "fc": "fc", "none": "none", "auto": "auto"}
 _WD_ACTIONS = {"drop": "drop", "forward": "forward", "alert": "alert"}
 _CABLE = re.compile(r"(\d+(?:\.\d+)?)m")
 _PORT_QOS_WORDS = ("pfc", "pause", "flow", "qos", "buffer", "ecn", "wred", "queue", "dscp")
-_PORT_KNOWN = frozenset({"speed", "mtu", "admin_status", "pfc_asym"})
+_PORT_KNOWN = frozenset({"speed", "mtu", "admin_status", "pfc_asym", "fec", "alias"})
 _WD_IGNORED = frozenset({"pfc_stat_history"})
 _MAX_SPEED_MBPS = 10_000_000
 
@@ -64,6 +67,8 @@ def _port(entry: Entry, pr: Problems) -> PortCfg:
     port.mtu = read_int(entry, "mtu", pr, lo=1, hi=65535)
     port.admin_up = read_choice(entry, "admin_status", pr, _UP_DOWN)
     port.pfc_asym = read_choice(entry, "pfc_asym", pr, _ON_OFF)
+    port.fec = read_choice(entry, "fec", pr, _FEC)
+    port.alias = read_text(entry, "alias", pr)
     for name in entry.fields:
         lowered = name.lower()
         if name not in _PORT_KNOWN and any(w in lowered for w in _PORT_QOS_WORDS):

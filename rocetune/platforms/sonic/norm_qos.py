@@ -9,9 +9,14 @@ Decisions:
   ignores other fields there, so they are reported. When several entries name the same
   port, their fields are merged in file order and the overlap is reported, because which
   one orchagent applies last depends on redis order.
-* PORT_QOS_MAP fields that bind things rocetune does not model (``tc_to_dscp_map``,
-  ``tc_to_dot1p_map``, ``mpls_tc_to_tc_map``, ``dscp_to_fc_map``, ``exp_to_fc_map``, the
-  port ``scheduler``) are reported, grouped per field.
+* PORT_QOS_MAP fields that bind things rocetune does not model (``tc_to_dot1p_map``,
+  ``mpls_tc_to_tc_map``, ``dscp_to_fc_map``, ``exp_to_fc_map``, the port ``scheduler``) are
+  reported, grouped per field. ``tc_to_dscp_map`` (egress DSCP remarking by TC, SAI
+  ``SAI_PORT_ATTR_QOS_TC_AND_COLOR_TO_DSCP_MAP``) is modelled.
+* ``TUNNEL|<name>``: ``dscp_mode`` (pipe/uniform) and ``encap_tc_to_dscp_map`` decide the
+  outer DSCP of encapsulated packets and are modelled; ``tunnel_type``, ``src_ip``,
+  ``dst_ip`` and ``ttl_mode`` are not QoS and are accepted; every other field (the decap
+  maps, ``encap_tc_to_queue_map``, the ECN modes) is reported, grouped per field.
 * ``QUEUE`` keys are ``<ports>|<index or range>``; overlapping keys are reported.
 * ``WRED_PROFILE`` keeps the green colour (RoCE traffic is not coloured by a policer);
   the yellow/red fields are known and accepted without being modelled.
@@ -25,6 +30,7 @@ from rocetune.platforms.sonic.shape import (
     QueueCfg,
     SchedulerCfg,
     SonicConfig,
+    TunnelCfg,
     WredCfg,
 )
 from rocetune.platforms.sonic.tables import Entry, RawDb
@@ -47,6 +53,7 @@ MAP_TABLES: dict[str, str] = {
     "tc_to_pg_map": "TC_TO_PRIORITY_GROUP_MAP",
     "pfc_to_pg_map": "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP",
     "pfc_to_queue_map": "MAP_PFC_PRIORITY_TO_QUEUE",
+    "tc_to_dscp_map": "TC_TO_DSCP_MAP",
 }
 """PORT_QOS_MAP field -> the table its value names."""
 
@@ -57,6 +64,7 @@ _KEY_MAX: dict[str, int] = {
     "TC_TO_QUEUE_MAP": 15,
     "MAP_PFC_PRIORITY_TO_QUEUE": 7,
     "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP": 7,
+    "TC_TO_DSCP_MAP": 15,
 }
 _VALUE_MAX = 63
 _SCHED_KINDS = {"strict": "strict", "dwrr": "dwrr", "wrr": "wrr"}
@@ -80,6 +88,8 @@ _WRED_OTHER = frozenset(
     for f in ("min_threshold", "max_threshold", "drop_probability")
 ) | {"wred_yellow_enable", "wred_red_enable"}
 _PFC_FIELDS = ("pfc_enable", "pfcwd_sw_enable")
+_DSCP_MODES = {"pipe": "pipe", "uniform": "uniform"}
+_TUNNEL_NOT_QOS = frozenset({"tunnel_type", "src_ip", "dst_ip", "ttl_mode"})
 
 
 def normalise_qos(db: RawDb, cfg: SonicConfig, pr: Problems) -> None:
@@ -97,6 +107,8 @@ def normalise_qos(db: RawDb, cfg: SonicConfig, pr: Problems) -> None:
         cfg.schedulers[key] = _scheduler(entry, pr)
     for key, entry in db.table("WRED_PROFILE").items():
         cfg.wred[key] = _wred(entry, pr)
+    for key, entry in db.table("TUNNEL").items():
+        cfg.tunnels[key] = _tunnel(entry, pr)
 
 
 def _qos_map(entry: Entry, pr: Problems) -> QosMapDef:
@@ -207,5 +219,15 @@ def _wred(entry: Entry, pr: Problems) -> WredCfg:
     }
     for name in entry.fields:
         if name not in known and name not in _WRED_OTHER:
+            pr.unknown_field(entry, name)
+    return out
+
+
+def _tunnel(entry: Entry, pr: Problems) -> TunnelCfg:
+    out = TunnelCfg(name=entry.key, line=entry.line)
+    out.dscp_mode = read_choice(entry, "dscp_mode", pr, _DSCP_MODES)
+    out.encap_tc_to_dscp_map = read_ref(entry, "encap_tc_to_dscp_map", "TC_TO_DSCP_MAP", pr)
+    for name in entry.fields:
+        if name not in {"dscp_mode", "encap_tc_to_dscp_map"} | _TUNNEL_NOT_QOS:
             pr.unknown_field(entry, name)
     return out

@@ -14,7 +14,10 @@ of ASIC namespaces are prefixed (``asic0:ingress_lossless_pool``) so they stay a
 Provenance paths: ``""`` (the file, line 1), ``ports.<p>`` (the PORT key, or the first
 entry naming the port), ``ports.<p>.<field>[.<index>]`` (the entry or field that defined
 it), ``buffer_pools.<name>``, ``watchdog_poll_ms``, ``hostname``, ``asic`` and
-``unparsed.<i>``.
+``tunnel_dscp_rewrite.<name>`` and ``unparsed.<i>``; ``lldp`` and ``lldp.<i>`` point into the
+optional LLDP output
+(:func:`~rocetune.platforms.common.lldpctl.with_lldp`); ``ports.<p>.pfc_oper`` points into the
+optional ``show pfc priority`` output (:mod:`.pfc_priority`).
 """
 
 from __future__ import annotations
@@ -25,11 +28,19 @@ from rocetune.errors import ParseError
 from rocetune.model import BufferPool, Device, Port
 from rocetune.platforms.base import ParseResult, Provenance
 from rocetune.platforms.common.jsonpos import parse_json
-from rocetune.platforms.sonic.build import build_pools, build_ports, device_facts, natural_key
-from rocetune.platforms.sonic.commands import CONFIG_DB
+from rocetune.platforms.common.lldpctl import with_lldp
+from rocetune.platforms.sonic.build import (
+    build_pools,
+    build_ports,
+    build_tunnels,
+    device_facts,
+    natural_key,
+)
+from rocetune.platforms.sonic.commands import CONFIG_DB, LLDP, PFC_PRIORITY
 from rocetune.platforms.sonic.norm_buffers import normalise_buffers
 from rocetune.platforms.sonic.norm_ports import normalise_ports
 from rocetune.platforms.sonic.norm_qos import normalise_qos
+from rocetune.platforms.sonic.pfc_priority import with_pfc_priority
 from rocetune.platforms.sonic.resolve import Ctx
 from rocetune.platforms.sonic.shape import SonicConfig
 from rocetune.platforms.sonic.tables import RawDb, read_document, report_unmodelled
@@ -46,6 +57,7 @@ class _Merged:
     poll_ms: float | None = None
     facts: dict[str, str] = field(default_factory=dict)
     port_lines: dict[str, int | None] = field(default_factory=dict)
+    tunnels: dict[str, dict[int, int] | None] | None = None
 
 
 def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResult:
@@ -54,7 +66,8 @@ def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResu
     if source is None:
         msg = f"no output of {CONFIG_DB.command!r} ({CONFIG_DB.filename}) in the snapshot"
         raise ParseError(msg, file=snapshot.origin or None)
-    return parse_text(source.text, source.path, name, role)
+    result = with_lldp(parse_text(source.text, source.path, name, role), snapshot, LLDP)
+    return with_pfc_priority(result, snapshot, PFC_PRIORITY)
 
 
 def read_configs(text: str, file: str) -> tuple[list[SonicConfig], Problems]:
@@ -89,6 +102,7 @@ def parse_text(text: str, file: str, name: str, role: str | None) -> ParseResult
         watchdog_poll_ms=merged.poll_ms,
         unparsed=unparsed,
         facts=merged.facts,
+        tunnel_dscp_rewrite=merged.tunnels,
     )
     return ParseResult(device=device, provenance=prov)
 
@@ -119,7 +133,8 @@ def _namespace(cfg: SonicConfig, pr: Problems, prov: Provenance, file: str, mult
         n: cfg.ports[n].line if n in cfg.ports else cfg.port_refs.get(n, ("", None))[1]
         for n in ports
     }
-    return _Merged(hostname, asic, ports, build_pools(ctx), poll, facts, lines)
+    pools, tunnels = build_pools(ctx), build_tunnels(ctx)
+    return _Merged(hostname, asic, ports, pools, poll, facts, lines, tunnels)
 
 
 def _merge(into: _Merged, part: _Merged, namespace: str | None, pr: Problems) -> None:
@@ -138,3 +153,5 @@ def _merge(into: _Merged, part: _Merged, namespace: str | None, pr: Problems) ->
         into.pools = {**(into.pools or {}), **part.pools}
     if into.poll_ms is None:
         into.poll_ms = part.poll_ms
+    if part.tunnels is not None:
+        into.tunnels = {**(into.tunnels or {}), **part.tunnels}

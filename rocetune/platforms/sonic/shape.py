@@ -30,6 +30,8 @@ class PortCfg:
     mtu: OptInt = None
     admin_up: OptBool = None
     pfc_asym: OptBool = None
+    fec: OptStr = None
+    alias: OptStr = None
 
 
 @dataclass
@@ -133,6 +135,16 @@ class WatchdogCfg:
 
 
 @dataclass
+class TunnelCfg:
+    """``TUNNEL|<name>``: the fields that decide the outer DSCP of encapsulated packets."""
+
+    name: str
+    line: int | None
+    dscp_mode: OptStr = None
+    encap_tc_to_dscp_map: OptStr = None
+
+
+@dataclass
 class SonicConfig:
     """Everything rocetune reads from one CONFIG_DB namespace."""
 
@@ -158,6 +170,7 @@ class SonicConfig:
     cable: dict[str, At[float | None]] = field(default_factory=dict)
     watchdogs: dict[str, WatchdogCfg] = field(default_factory=dict)
     poll_interval: OptInt = None
+    tunnels: dict[str, TunnelCfg] = field(default_factory=dict)
 
     def note_port(self, name: str, table: str, line: int | None) -> None:
         """Remember a port name seen in another table's key."""

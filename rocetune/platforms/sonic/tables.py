@@ -36,6 +36,8 @@ MODELLED: frozenset[str] = frozenset(
         "TC_TO_QUEUE_MAP",
         "MAP_PFC_PRIORITY_TO_QUEUE",
         "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP",
+        "TC_TO_DSCP_MAP",
+        "TUNNEL",
         "QUEUE",
         "SCHEDULER",
         "WRED_PROFILE",

@@ -67,6 +67,8 @@ def _roce_port(name: str, *, speed: int | None, watchdog: bool) -> Port:
                 name="default-global", pool="roce-lossless", alpha=1.0, computed_at_runtime=True
             )
         },
+        dscp_rewrite={},
+        dscp_rewrite_on_ingress=False,
         cable_length_m=100.0,
     )
 
@@ -153,6 +155,8 @@ def _explicit_lossless(name: str, watchdog: Watchdog) -> Port:
                 alpha=2.0,
             )
         },
+        dscp_rewrite={},
+        dscp_rewrite_on_ingress=False,
         cable_length_m=5.0,
     )
 
@@ -174,6 +178,8 @@ def _plain_port(name: str, **link: object) -> Port:
         ecn={0: _ecn("default-global", 150_000, 1_500_000)},
         schedulers=NVUE_ETS,
         pg_buffers={},
+        dscp_rewrite={},
+        dscp_rewrite_on_ingress=False,
         cable_length_m=None,
         **link,
     )
@@ -264,11 +270,11 @@ def test_faulty_leaf_models_the_faults() -> None:
 def test_faulty_leaf_reports_what_it_cannot_model() -> None:
     dev = parse_fixture("faulty_leaf.yaml").device
     found = {(u.item, u.line) for u in dev.unparsed}
-    assert found == {
-        ("qos.pfc-wachdog.polling-interval", 67),
-        ("qos.remark.remark_port_group1.rewrite", 70),
-        ("interface.swp4.qos.remark.profile", 23),
-    }
+    assert found == {("qos.pfc-wachdog.polling-interval", 67)}
     assert all(u.file and u.file.endswith("faulty_leaf.yaml") for u in dev.unparsed)
     prov = parse_fixture("faulty_leaf.yaml").provenance
-    assert [prov.refs[f"unparsed.{i}"].line for i in range(3)] == [u.line for u in dev.unparsed]
+    assert [prov.refs[f"unparsed.{i}"].line for i in range(1)] == [u.line for u in dev.unparsed]
+    # The remark profile is modelled: swp4 lets packets it receives be DSCP-remarked.
+    assert dev.ports["swp4"].dscp_rewrite_on_ingress is True
+    assert dev.ports["swp4"].dscp_rewrite == {}
+    assert dev.ports["swp1"].dscp_rewrite_on_ingress is False

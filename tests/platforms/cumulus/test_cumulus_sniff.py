@@ -142,6 +142,7 @@ def test_driver_contract() -> None:
         "nv_config_show_o_yaml.yaml",
         "nv_show_qos_roce_o_json.json",
         "nv_show_interface_o_json.json",
+        "sudo_lldpctl_f_json.json",
     ]
     assert not any(c.required for c in commands[1:])
     assert UNSUPPORTED not in commands

@@ -72,7 +72,7 @@ def test_duplicate_top_level_table(parse_config: Parse) -> None:
 def test_unknown_qos_table_and_fields_are_reported(parse_config: Parse) -> None:
     text = """{
   "POLICER": {"p1": {"cir": "1000"}},
-  "TC_TO_DSCP_MAP": {"AZURE": {"3": "26"}},
+  "TC_TO_DOT1P_MAP": {"AZURE": {"3": "3"}},
   "VLAN": {"Vlan100": {"vlanid": "100"}},
   "MUX_CABLE": {"Ethernet0": {"state": "auto"}},
   "PORT": {"Ethernet0": {"speed": "100000", "description": "x", "pfc_mode": "on"}},
@@ -82,7 +82,7 @@ def test_unknown_qos_table_and_fields_are_reported(parse_config: Parse) -> None:
     dev = parse_config(text).device
     assert items(dev) == [
         ("POLICER", 2),
-        ("TC_TO_DSCP_MAP", 3),
+        ("TC_TO_DOT1P_MAP", 3),
         ("PORT|Ethernet0 pfc_mode", 6),
         ("SCHEDULER|s1 pir", 7),
     ]
@@ -92,12 +92,12 @@ def test_unknown_qos_table_and_fields_are_reported(parse_config: Parse) -> None:
 
 def test_unknown_fields_are_grouped_per_table_and_field(parse_config: Parse) -> None:
     entries = ",\n".join(
-        f'  "PORT_QOS_MAP|Ethernet{i}": {{"tc_to_dscp_map": "AZURE"}}' for i in range(3)
+        f'  "PORT_QOS_MAP|Ethernet{i}": {{"tc_to_dot1p_map": "AZURE"}}' for i in range(3)
     )
     dev = parse_config("{\n" + entries + "\n}").device
-    assert items(dev) == [("PORT_QOS_MAP|Ethernet0 tc_to_dscp_map", 2)]
+    assert items(dev) == [("PORT_QOS_MAP|Ethernet0 tc_to_dot1p_map", 2)]
     assert reasons(dev) == [
-        "PORT_QOS_MAP field 'tc_to_dscp_map' is not modelled by rocetune (3 entries)"
+        "PORT_QOS_MAP field 'tc_to_dot1p_map' is not modelled by rocetune (3 entries)"
     ]
 
 

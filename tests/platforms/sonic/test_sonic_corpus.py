@@ -39,7 +39,7 @@ NOT_CONFIG_DB = {
 # Unparsed items per fixture: a regression net for the parser's coverage.
 FIXTURE_UNPARSED = {
     "sb_device_inventec_d7032_qos.json": 0,
-    "sb_qos_mellanox4600c_d48c40_t0.json": 1,
+    "sb_qos_mellanox4600c_d48c40_t0.json": 0,
     "sm_configlet_add_qos_new_dbfmt.json": 10,
     "su_config_qos.json": 1,
     "su_dbmigrator_buffer_dynamic_double_pools_flat.json": 0,
@@ -104,7 +104,7 @@ def _without(doc: dict[str, object], table: str) -> dict[str, object]:
 
 # Port fields that must become unknown when the table that defines them is gone.
 UNKNOWN_WITHOUT = {
-    "PORT_QOS_MAP": ("trust", "dscp_to_priority", "pfc_rx", "pfc_tx", "tc_to_pg"),
+    "PORT_QOS_MAP": ("trust", "dscp_to_priority", "pfc_rx", "pfc_tx", "tc_to_pg", "dscp_rewrite"),
     "QUEUE": ("ecn", "schedulers"),
     "BUFFER_PG": ("pg_buffers",),
     "BUFFER_QUEUE": ("queue_buffers",),

@@ -336,6 +336,10 @@ def test_mellanox4600c_bound_port(parse_fixture: ParseFixture) -> None:
     assert p.schedulers is not None
     assert sorted(p.schedulers) == list(range(8))
     assert p.pg_buffers is None
-    assert [(u.item, u.line) for u in dev.unparsed] == [("TC_TO_DSCP_MAP", 266)]
+    # The tunnel's TC_TO_DSCP_MAP is modelled; no port binds it and no TUNNEL uses it here.
+    assert dev.unparsed == ()
+    assert p.dscp_rewrite == {}
+    assert p.dscp_rewrite_on_ingress is True
+    assert dev.tunnel_dscp_rewrite is None  # a qos.json fragment: no PORT table
     assert line(result, "ports.Ethernet2.trust") == 296
     assert line(result, "ports.Ethernet2.ecn.3") == 525

@@ -6,7 +6,7 @@ import pytest
 
 from rocetune.platforms.sonic import SonicDriver
 from rocetune.platforms.sonic.asic import asic_family
-from rocetune.platforms.sonic.commands import CONFIG_DB
+from rocetune.platforms.sonic.commands import CONFIG_DB, LLDP, PFC_PRIORITY
 from rocetune.platforms.sonic.tables import Entry
 from rocetune.platforms.sonic.values import (
     At,
@@ -22,7 +22,9 @@ from rocetune.platforms.sonic.values import (
 def test_driver_contract() -> None:
     driver = SonicDriver()
     assert (SonicDriver.name, SonicDriver.kind) == ("sonic", "switch")
-    assert driver.commands() == (CONFIG_DB,)
+    assert driver.commands() == (CONFIG_DB, LLDP, PFC_PRIORITY)
+    assert LLDP.filename == "docker_exec_lldp_lldpctl_f_json.json"
+    assert not LLDP.required
     assert CONFIG_DB.id == "config_db"
     assert CONFIG_DB.command == "show runningconfiguration all"
     assert CONFIG_DB.encoding == "json"

@@ -17,6 +17,7 @@ from rocetune.checks._chain import link_length, options_of, pg_of
 from rocetune.checks.base import (
     CheckContext,
     Issue,
+    LinkRule,
     Missing,
     PortRule,
     Result,
@@ -26,8 +27,8 @@ from rocetune.checks.base import (
     fmt_set,
     port_path,
 )
-from rocetune.checks.helpers import missing
-from rocetune.model import BufferProfile, Device, Port, Severity
+from rocetune.checks.helpers import PortLike, missing, pfc_priorities, resolve_link
+from rocetune.model import BufferProfile, Device, Link, Port, Severity
 from rocetune.tune.headroom import HeadroomInputs, HeadroomResult, asic_constants, compute_headroom
 
 RUNTIME = "headroom computed at runtime by the switch (dynamic buffer model)"
@@ -302,4 +303,54 @@ def _size(
     )
 
 
-RULES: tuple[type[Rule], ...] = (HeadroomSufficient, XonXoffOrder)
+class CableLength(LinkRule):
+    """RT503: the configured cable length of both ends covers the link's real length."""
+
+    meta = RuleMeta(
+        code="RT503",
+        name="cable-length",
+        severity=Severity.WARNING,
+        scope="link",
+        summary="configured cable length (switch and NIC) >= the link's real length",
+        tags=("buffers", "headroom", "pfc", "link"),
+    )
+
+    def check_link(self, link: Link, ctx: CheckContext) -> Iterable[Result]:
+        """Compare each PFC end's ``cable_length_m`` with ``Link.length_m``."""
+        sides, notes = resolve_link(link, ctx)
+        yield from notes
+        if sides is None:
+            return
+        for end, port in zip((link.a, link.b), sides, strict=True):
+            enabled = pfc_priorities(port)
+            if enabled is not None and not enabled:
+                continue  # no PFC, no headroom to size
+            if link.length_m is None:
+                item = f"{end.port}: real length of link {link.label} (inventory length_m)"
+                yield Missing(end.device, f"{item} not declared")
+                continue
+            if port.cable_length_m is None:
+                yield missing(end.device, port, "cable_length_m", "configured cable length")
+                continue
+            if port.cable_length_m < link.length_m:
+                yield _short(link, end.device, port, link.length_m)
+
+
+def _short(link: Link, device: str, port: PortLike, real: float) -> Issue:
+    have = port.cable_length_m or 0.0
+    return Issue(
+        message=(
+            f"{device}:{port.name} is configured for a {have:g} m cable but link {link.label}"
+            f" is {real:g} m: its PFC headroom is sized for {real - have:g} m less cable, so"
+            " the bytes still on the wire after XOFF can overflow the lossless PG"
+        ),
+        device=device,
+        port=port.name,
+        link=link.label,
+        observed=f"{have:g} m configured",
+        expected=f">= {real:g} m (the link's length)",
+        path=port_path(port, "cable_length_m"),
+    )
+
+
+RULES: tuple[type[Rule], ...] = (HeadroomSufficient, XonXoffOrder, CableLength)

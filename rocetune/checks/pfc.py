@@ -261,4 +261,56 @@ def _pause_issue(
     )
 
 
-RULES: tuple[type[Rule], ...] = (PfcOnLossless, PfcExtraPriority, TooManyLossless, LinkPauseOff)
+class PfcOperState(PortRule):
+    """RT208: the PFC priorities the switch runs with equal the configured ones."""
+
+    meta = RuleMeta(
+        code="RT208",
+        name="pfc-oper-state",
+        severity=Severity.ERROR,
+        scope="port",
+        summary="PFC operational state matches the configured state (where operational data"
+        " was collected)",
+        tags=("pfc", "operational"),
+    )
+
+    def check_port(self, dev: Device, port: Port, ctx: CheckContext) -> Iterator[Result]:
+        """Compare ``pfc_oper`` with the configured ``pfc_tx`` of one switch port."""
+        if port.pfc_oper is None:
+            what = "operational PFC priorities (show pfc priority / nv show qos roce)"
+            yield missing(dev.name, port, "pfc_oper", what)
+            return
+        if port.pfc_tx is None:
+            yield missing(dev.name, port, "pfc_tx", "PFC tx priorities")
+            return
+        oper, conf = frozenset(port.pfc_oper), frozenset(port.pfc_tx)
+        if oper == conf:
+            return
+        parts = []
+        if conf - oper:
+            parts.append(
+                f"configured PFC on {fmt_set(conf - oper)} is not in effect (the switch sends no"
+                " pause there, so those lossless priorities drop)"
+            )
+        if oper - conf:
+            parts.append(
+                f"PFC runs on {fmt_set(oper - conf)}, which the configuration does not enable"
+                " (an unsaved change or a stale configuration)"
+            )
+        yield Issue(
+            message=f"the running PFC state differs from the configuration: {'; '.join(parts)}",
+            device=dev.name,
+            port=port.name,
+            observed=f"operational {fmt_set(oper)}",
+            expected=f"configured {fmt_set(conf)}",
+            path=port_path(port, "pfc_oper"),
+        )
+
+
+RULES: tuple[type[Rule], ...] = (
+    PfcOnLossless,
+    PfcExtraPriority,
+    TooManyLossless,
+    LinkPauseOff,
+    PfcOperState,
+)

@@ -2,14 +2,18 @@
 
 The standard library parser loses positions and silently keeps the last duplicate key;
 config_db.json files are edited by hand, so both matter for findings that point at lines.
+
+Two passes, both linear: the values (and every syntax error, with its line and column) come
+from the C ``json`` decoder; then one regular-expression scan over the already validated
+text visits only strings and the structural characters ``{ } [ ] ,`` to give each key path
+(and each array element) its line and to spot duplicate keys. Scalar values are never
+visited by the scan, so a large config costs a few Python steps per key.
 """
 
 from __future__ import annotations
 
-import bisect
-import json.decoder
+import json
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,10 +21,12 @@ from rocetune.errors import ParseError
 
 JsonPath = tuple[str | int, ...]
 
-_scanstring: Callable[[str, int, bool], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
-_WS = re.compile(r"[ \t\n\r]*")
-_NUMBER = re.compile(r"(-?(?:0|[1-9]\d*))(\.\d+)?([eE][-+]?\d+)?")
 _MAX_DEPTH = 200
+_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"\s*(?:(:)|([,}\]]))?|[{}\[\],]')
+"""A key (a string and its colon: group 1), a string value with the delimiter after it
+(group 2; none after a top-level string), or a structural character."""
+_NON_WS = re.compile(r"[^ \t\n\r]")
+_CONSTANTS = {"NaN", "Infinity", "-Infinity"}
 
 
 @dataclass
@@ -41,110 +47,122 @@ class JsonDoc:
         return self.lines.get((), None)
 
 
-class _Reader:
-    def __init__(self, text: str, file: str) -> None:
-        self.s = text
-        self.file = file
-        self.doc = JsonDoc(value=None)
-        self._line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+def _fail(text: str, file: str, msg: str, pos: int) -> ParseError:
+    pos = min(pos, len(text))
+    line = text.count("\n", 0, pos) + 1
+    column = pos - (text.rfind("\n", 0, pos) + 1) + 1
+    return ParseError(f"invalid JSON: {msg}", file=file, line=line, column=column)
 
-    def pos_line(self, pos: int) -> tuple[int, int]:
-        idx = bisect.bisect_right(self._line_starts, pos) - 1
-        return idx + 1, pos - self._line_starts[idx] + 1
 
-    def fail(self, msg: str, pos: int) -> ParseError:
-        line, col = self.pos_line(min(pos, len(self.s)))
-        return ParseError(f"invalid JSON: {msg}", file=self.file, line=line, column=col)
+def _reject_constant(name: str) -> Any:
+    raise ValueError(name)
 
-    def ws(self, pos: int) -> int:
-        m = _WS.match(self.s, pos)
-        return m.end() if m else pos
 
-    def value(self, pos: int, path: JsonPath, depth: int) -> tuple[Any, int]:
-        if depth > _MAX_DEPTH:
-            raise self.fail("nesting too deep", pos)
-        pos = self.ws(pos)
-        if pos >= len(self.s):
-            raise self.fail("unexpected end of file", pos)
-        ch = self.s[pos]
-        if ch == "{":
-            return self.obj(pos + 1, path, depth)
-        if ch == "[":
-            return self.arr(pos + 1, path, depth)
-        if ch == '"':
-            return self.string(pos)
-        for word, val in (("true", True), ("false", False), ("null", None)):
-            if self.s.startswith(word, pos):
-                return val, pos + len(word)
-        m = _NUMBER.match(self.s, pos)
-        if m and m.end() > pos:
-            if m.group(2) or m.group(3):
-                return float(m.group(0)), m.end()
-            return int(m.group(0)), m.end()
-        raise self.fail(f"unexpected character {ch!r}", pos)
+def _decode(text: str, file: str) -> Any:
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        msg = exc.msg.lower().removesuffix(" at").removesuffix(" starting")
+        if exc.pos >= len(text):
+            msg = "unexpected end of file"
+        raise _fail(text, file, msg, exc.pos) from None
+    except RecursionError:
+        raise _fail(text, file, "nesting too deep", 0) from None
+    except ValueError as exc:  # NaN / Infinity: valid Python, not JSON
+        word = str(exc.args[0]) if exc.args else "constant"
+        pos = _constant_pos(text, word)
+        raise _fail(text, file, f"unexpected word {word!r}", pos) from None
 
-    def string(self, pos: int) -> tuple[str, int]:
-        try:
-            return _scanstring(self.s, pos + 1, True)
-        except ValueError as exc:
-            raise self.fail("bad string", pos) from exc
 
-    def obj(self, pos: int, path: JsonPath, depth: int) -> tuple[dict[str, Any], int]:
-        out: dict[str, Any] = {}
-        pos = self.ws(pos)
-        if self.s.startswith("}", pos):
-            return out, pos + 1
-        while True:
-            pos = self.ws(pos)
-            if not self.s.startswith('"', pos):
-                raise self.fail("expected a quoted key", pos)
-            key_line = self.pos_line(pos)[0]
-            key, pos = self.string(pos)
-            pos = self.ws(pos)
-            if not self.s.startswith(":", pos):
-                raise self.fail("expected ':'", pos)
-            child = (*path, key)
-            val, pos = self.value(pos + 1, child, depth + 1)
-            if key in out:
-                self.doc.duplicates.append((child, key_line))
+def _constant_pos(text: str, word: str) -> int:
+    """Position of ``word`` outside strings (the decoder does not tell)."""
+    pattern = re.compile(r'"(?:[^"\\]|\\.)*"|' + re.escape(word), re.S)
+    for m in pattern.finditer(text):
+        if m.group(0) in _CONSTANTS:
+            return m.start()
+    return 0
+
+
+@dataclass
+class _Frame:
+    path: JsonPath
+    is_object: bool
+    index: int = 0
+    """Arrays: index of the next element."""
+    keys: set[str] = field(default_factory=set)
+    """Objects: keys seen so far in this object (duplicates; the keys under a later
+    duplicate are new keys of a new object, as in the decoded value)."""
+
+
+def _key(token: str) -> str:
+    end = token.rindex('"')
+    if "\\" not in token:
+        return token[1:end]
+    decoded: str = json.loads(token[: end + 1])
+    return decoded
+
+
+def _scan(text: str, file: str, doc: JsonDoc) -> None:
+    """Record key and array-element lines and duplicate keys (the text is valid JSON)."""
+    stack: list[_Frame] = []
+    child: JsonPath = ()
+    line, last = 1, 0
+    lines, dups, count = doc.lines, doc.duplicates, text.count
+    for m in _TOKEN.finditer(text):
+        token = m.group(0)
+        if m.group(1) is not None:  # a key
+            pos = m.start()
+            line += count("\n", last, pos)
+            last = pos
+            frame = stack[-1]
+            key = _key(token)
+            child = (*frame.path, key)
+            if key in frame.keys:
+                dups.append((child, line))
             else:
-                self.doc.lines[child] = key_line
-            out[key] = val
-            pos = self.ws(pos)
-            if self.s.startswith(",", pos):
-                pos += 1
-                continue
-            if self.s.startswith("}", pos):
-                return out, pos + 1
-            raise self.fail("expected ',' or '}'", pos)
+                frame.keys.add(key)
+                lines[child] = line
+            continue
+        ch = m.group(2) or token[0]
+        if ch == '"':
+            continue
+        if ch == ",":
+            if not stack[-1].is_object:
+                line, last = _element(text, m.end(), stack[-1], lines, (line, last))
+                child = (*stack[-1].path, stack[-1].index - 1)
+        elif ch in "}]":
+            stack.pop()
+        elif ch in "{[":
+            if len(stack) >= _MAX_DEPTH:
+                raise _fail(text, file, "nesting too deep", m.start())
+            stack.append(_Frame(child if stack else (), ch == "{"))
+            if ch == "[":
+                line, last = _element(text, m.end(), stack[-1], lines, (line, last))
+                child = (*stack[-1].path, stack[-1].index - 1)
 
-    def arr(self, pos: int, path: JsonPath, depth: int) -> tuple[list[Any], int]:
-        out: list[Any] = []
-        pos = self.ws(pos)
-        if self.s.startswith("]", pos):
-            return out, pos + 1
-        while True:
-            pos = self.ws(pos)
-            child = (*path, len(out))
-            self.doc.lines[child] = self.pos_line(pos)[0]
-            val, pos = self.value(pos, child, depth + 1)
-            out.append(val)
-            pos = self.ws(pos)
-            if self.s.startswith(",", pos):
-                pos += 1
-                continue
-            if self.s.startswith("]", pos):
-                return out, pos + 1
-            raise self.fail("expected ',' or ']'", pos)
+
+def _element(
+    text: str, pos: int, frame: _Frame, lines: dict[JsonPath, int], at: tuple[int, int]
+) -> tuple[int, int]:
+    """Record the line of the array element that starts after ``pos`` (if any).
+
+    ``at`` is (line, position) of the last counted point; the updated pair is returned.
+    """
+    line, last = at
+    m = _NON_WS.search(text, pos)
+    if m is None or m.group(0) == "]":
+        return line, last
+    start = m.start()
+    line += text.count("\n", last, start)
+    lines[(*frame.path, frame.index)] = line
+    frame.index += 1
+    return line, start
 
 
 def parse_json(text: str, file: str) -> JsonDoc:
     """Parse ``text``; raise ParseError with file, line and column on invalid JSON."""
-    reader = _Reader(text.lstrip("\ufeff"), file)
-    value, pos = reader.value(0, (), 0)
-    pos = reader.ws(pos)
-    if pos != len(reader.s):
-        raise reader.fail("extra data after the document", pos)
-    reader.doc.value = value
-    reader.doc.lines.setdefault((), 1)
-    return reader.doc
+    text = text.lstrip("\ufeff")
+    doc = JsonDoc(value=_decode(text, file))
+    _scan(text, file, doc)
+    doc.lines.setdefault((), 1)
+    return doc

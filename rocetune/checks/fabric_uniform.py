@@ -1,0 +1,318 @@
+"""RT705 fabric-uniform: one QoS plan across the fabric, outliers reported against the majority.
+
+Switches are compared per device on four aspects, each derived from the device's RoCE ports
+(the ports at its link ends, or every port of a lone config):
+
+- ``dscp-plan``: the priority each intent RoCE DSCP maps to;
+- ``lossless-set``: the priorities with PFC on in both directions;
+- ``cnp-class``: the priority of the CNP DSCP, its TC and the scheduler of its egress queue;
+- ``watchdog``: PFC watchdog on/off, action, detection and restoration times.
+
+A device's value for an aspect is the set of its ports' values, so a device whose ports
+disagree is a value of its own. NIC ports are compared one by one on ``trust``,
+``dscp-plan`` (RoCE and CNP DSCPs), ``lossless-set``, ``cnp`` (CNP DSCP and priority the NIC
+sends), ``roce-tos`` and ``mtu``.
+
+Per aspect the subjects are grouped by value. When one group holds a strict majority (more
+than half of the subjects with known values), every subject outside it is reported once;
+otherwise (a tie, or only a plurality) one fabric-level finding lists every group. Cost:
+one pass over the RoCE ports, then a dict per aspect: linear.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Literal
+
+from rocetune.checks._chain import fmt_ports, options_of
+from rocetune.checks.base import (
+    CheckContext,
+    Issue,
+    Result,
+    Rule,
+    RuleMeta,
+    RuleOptions,
+    port_path,
+)
+from rocetune.checks.helpers import PortLike, lossless_priorities, missing
+from rocetune.model import Device, Intent, NicPort, Port, Severity
+
+SwitchAspect = Literal["dscp-plan", "lossless-set", "cnp-class", "watchdog"]
+NicAspect = Literal["trust", "dscp-plan", "lossless-set", "cnp", "roce-tos", "mtu"]
+_UNKNOWN = object()
+"""Extractor result: the port does not carry the data (reported as RT000)."""
+
+
+class FabricUniformOptions(RuleOptions):
+    """Options of RT705."""
+
+    switch_aspects: tuple[SwitchAspect, ...] = (
+        "dscp-plan",
+        "lossless-set",
+        "cnp-class",
+        "watchdog",
+    )
+    """Switch aspects to compare (default: all four)."""
+    nic_aspects: tuple[NicAspect, ...] = (
+        "trust",
+        "dscp-plan",
+        "lossless-set",
+        "cnp",
+        "roce-tos",
+        "mtu",
+    )
+    """NIC aspects to compare (default: all six)."""
+    group_by: Literal["fabric", "role", "platform"] = "fabric"
+    """Compare across the whole fabric, or only among devices of the same role or platform."""
+
+
+Extract = Callable[[PortLike, Intent], object]
+
+
+@dataclass(frozen=True)
+class _Aspect:
+    label: str
+    field: str
+    what: str
+    extract: Extract
+
+
+def _dscp_plan(port: PortLike, intent: Intent, dscps: Iterable[int]) -> object:
+    dmap = port.dscp_to_priority
+    if dmap is None:
+        return _UNKNOWN
+    return tuple(f"{d}->{dmap.get(d, 'unmapped')}" for d in dscps)
+
+
+def _lossless(port: PortLike, intent: Intent) -> object:
+    have = lossless_priorities(port)
+    return _UNKNOWN if have is None else "{" + ",".join(map(str, sorted(have))) + "}"
+
+
+def _cnp_class(port: PortLike, intent: Intent) -> object:
+    if not isinstance(port, Port) or port.dscp_to_priority is None:
+        return _UNKNOWN
+    prio = port.dscp_to_priority.get(intent.cnp.dscp)
+    if prio is None:
+        return f"DSCP {intent.cnp.dscp} unmapped"
+    maps = (port.priority_to_tc, port.tc_to_queue, port.schedulers)
+    if any(m is None for m in maps):
+        return _UNKNOWN
+    tc = (port.priority_to_tc or {}).get(prio)
+    queue = None if tc is None else (port.tc_to_queue or {}).get(tc)
+    sched = None if queue is None else (port.schedulers or {}).get(queue)
+    kind = sched.kind if sched is not None and sched.kind is not None else "no scheduler"
+    return f"priority {prio}, TC {tc}, queue {queue} {kind}"
+
+
+def _watchdog(port: PortLike, intent: Intent) -> object:
+    if not isinstance(port, Port) or port.watchdog is None:
+        return _UNKNOWN
+    wd = port.watchdog
+    if not wd.enabled:
+        return "off"
+    return f"on, {wd.action or '?'}, {_ms(wd.detection_ms)}/{_ms(wd.restoration_ms)} ms"
+
+
+def _ms(value: float | None) -> str:
+    return "?" if value is None else f"{value:g}"
+
+
+def _attr(name: str) -> Extract:
+    def get(port: PortLike, intent: Intent) -> object:
+        value = getattr(port, name)
+        return _UNKNOWN if value is None else value
+
+    return get
+
+
+def _nic_cnp(port: PortLike, intent: Intent) -> object:
+    if not isinstance(port, NicPort) or port.cnp_dscp is None or port.cnp_priority is None:
+        return _UNKNOWN
+    return f"DSCP {port.cnp_dscp}, priority {port.cnp_priority}"
+
+
+SWITCH_ASPECTS: dict[str, _Aspect] = {
+    "dscp-plan": _Aspect(
+        "DSCP plan",
+        "dscp_to_priority",
+        "DSCP map",
+        lambda p, i: _dscp_plan(p, i, i.roce_dscp),
+    ),
+    "lossless-set": _Aspect("lossless set", "pfc_tx", "PFC priorities", _lossless),
+    "cnp-class": _Aspect(
+        "CNP class", "schedulers", "CNP DSCP map, priority->TC->queue or schedulers", _cnp_class
+    ),
+    "watchdog": _Aspect("PFC watchdog policy", "watchdog", "PFC watchdog", _watchdog),
+}
+NIC_ASPECTS: dict[str, _Aspect] = {
+    "trust": _Aspect("trust mode", "trust", "trust mode", _attr("trust")),
+    "dscp-plan": _Aspect(
+        "DSCP plan",
+        "dscp_to_priority",
+        "DSCP map",
+        lambda p, i: _dscp_plan(p, i, (*i.roce_dscp, i.cnp.dscp)),
+    ),
+    "lossless-set": _Aspect("PFC set", "pfc_priorities", "PFC priorities", _lossless),
+    "cnp": _Aspect("CNP DSCP/priority", "cnp_dscp", "CNP DSCP and priority", _nic_cnp),
+    "roce-tos": _Aspect("RoCE ToS", "roce_tos", "RoCE default ToS", _attr("roce_tos")),
+    "mtu": _Aspect("MTU", "mtu", "MTU", _attr("mtu")),
+}
+
+
+@dataclass
+class _Subject:
+    """A compared unit: a switch (all its RoCE ports) or one NIC port."""
+
+    device: str
+    port: PortLike
+    """The port a finding points at (the first port with a non-majority value)."""
+    values: dict[object, PortLike] = field(default_factory=dict)
+
+    def key(self) -> Hashable:
+        return tuple(sorted(str(v) for v in self.values))
+
+    def show(self) -> str:
+        if len(self.values) == 1:
+            return _fmt(next(iter(self.values)))
+        by_value: dict[str, list[str]] = {}
+        for value, port in self.values.items():
+            by_value.setdefault(_fmt(value), []).append(port.name)
+        return "; ".join(f"{v} on {fmt_ports(ps)}" for v, ps in by_value.items())
+
+    @property
+    def label(self) -> str:
+        return self.device if isinstance(self.port, Port) else f"{self.device}:{self.port.name}"
+
+
+def _fmt(value: object) -> str:
+    if isinstance(value, tuple):
+        return "{" + ", ".join(str(v) for v in value) + "}"
+    return str(value)
+
+
+class FabricUniform(Rule):
+    """RT705: all switches share one QoS plan and all NICs one NIC profile."""
+
+    meta = RuleMeta(
+        code="RT705",
+        name="fabric-uniform",
+        severity=Severity.WARNING,
+        scope="fabric",
+        summary="all switches share one DSCP plan, lossless set, CNP class and watchdog policy;"
+        " all NICs share one NIC profile (outliers reported, not the majority)",
+        tags=("fabric", "consistency"),
+    )
+    options_model = FabricUniformOptions
+
+    def run(self, ctx: CheckContext) -> Iterator[Result]:
+        """Compare every selected aspect within each group of devices."""
+        opts = options_of(ctx, FabricUniformOptions)
+        for name in opts.switch_aspects:
+            for devices in _groups(ctx, "switch", opts.group_by):
+                yield from _compare(ctx, devices, SWITCH_ASPECTS[name], per_port=False)
+        for nic_aspect in opts.nic_aspects:
+            for devices in _groups(ctx, "host", opts.group_by):
+                yield from _compare(ctx, devices, NIC_ASPECTS[nic_aspect], per_port=True)
+
+
+def _groups(ctx: CheckContext, kind: str, group_by: str) -> Iterator[list[Device]]:
+    groups: dict[str, list[Device]] = {}
+    for dev in ctx.fabric.devices.values():
+        if dev.kind != kind:
+            continue
+        key = "" if group_by == "fabric" else str(getattr(dev, group_by) or "")
+        groups.setdefault(key, []).append(dev)
+    yield from groups.values()
+
+
+def _ports(ctx: CheckContext, dev: Device) -> list[PortLike]:
+    if dev.kind == "switch":
+        return list(ctx.roce_ports(dev))
+    return list(ctx.roce_nics(dev))
+
+
+def _subjects(
+    ctx: CheckContext, devices: list[Device], aspect: _Aspect, per_port: bool
+) -> tuple[list[_Subject], list[Result], int]:
+    """The compared subjects, the missing-data notes, and how many candidates there were."""
+    subjects: list[_Subject] = []
+    notes: list[Result] = []
+    candidates = 0
+    for dev in devices:
+        current: _Subject | None = None
+        ports = _ports(ctx, dev)
+        candidates += len(ports) if per_port else min(len(ports), 1)
+        for port in ports:
+            value = aspect.extract(port, ctx.intent)
+            if value is _UNKNOWN:
+                notes.append(missing(dev.name, port, aspect.field, aspect.what))
+                continue
+            if current is None or per_port:
+                current = _Subject(dev.name, port)
+                subjects.append(current)
+            current.values.setdefault(value, port)
+    return subjects, notes, candidates
+
+
+def _compare(
+    ctx: CheckContext, devices: list[Device], aspect: _Aspect, per_port: bool
+) -> Iterator[Result]:
+    subjects, notes, candidates = _subjects(ctx, devices, aspect, per_port)
+    if candidates < 2:
+        return
+    yield from notes
+    groups: dict[Hashable, list[_Subject]] = {}
+    for s in subjects:
+        groups.setdefault(s.key(), []).append(s)
+    if len(groups) < 2:
+        return
+    ranked = sorted(groups.values(), key=len, reverse=True)
+    what = "NIC ports" if per_port else "switches"
+    if 2 * len(ranked[0]) <= len(subjects):
+        yield _tie(ranked, aspect, what)
+        return
+    major = ranked[0]
+    for group in ranked[1:]:
+        for s in group:
+            yield _outlier(s, major, len(subjects), aspect, what)
+
+
+def _names(subjects: list[_Subject], limit: int = 4) -> str:
+    return fmt_ports([s.label for s in subjects], limit)
+
+
+def _outlier(s: _Subject, major: list[_Subject], total: int, aspect: _Aspect, what: str) -> Issue:
+    ref = major[0].show()
+    odd = [p for v, p in s.values.items() if _fmt(v) != ref] or list(s.values.values())
+    port = odd[0]
+    return Issue(
+        message=(
+            f"{s.label} has {aspect.label} {s.show()}, while {len(major)} of {total} {what}"
+            f" ({_names(major)}) use {ref}: a RoCE flow is treated differently depending on"
+            " which device it crosses, so one path can be lossy or unpaced while the others"
+            " are not"
+        ),
+        device=s.device,
+        port=port.name if not isinstance(port, Port) or len(s.values) > 1 else None,
+        observed=s.show(),
+        expected=f"{ref} (the {aspect.label} of {len(major)}/{total} {what})",
+        path=port_path(port, aspect.field),
+    )
+
+
+def _tie(ranked: list[list[_Subject]], aspect: _Aspect, what: str) -> Issue:
+    parts = [
+        f"{g[0].show()} on {_names(g)}" if len(g[0].values) == 1 else f"{_names(g)}: {g[0].show()}"
+        for g in ranked
+    ]
+    return Issue(
+        message=(
+            f"the {what} disagree on the {aspect.label} and no value is used by more than"
+            " half of them:"
+            f" {' | '.join(parts)}. Decide on one plan and apply it everywhere"
+        ),
+        observed=" | ".join(parts),
+        expected=f"one {aspect.label} on all {what}",
+    )

@@ -1,0 +1,94 @@
+"""The line scan of the JSON reader against an independent oracle (pretty-printed JSON)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rocetune.platforms.common.jsonpos import JsonPath, parse_json
+
+KEYS = st.text(alphabet='ab"\\é{}[],: \n', min_size=0, max_size=4)
+SCALARS = st.none() | st.booleans() | st.integers() | st.text(alphabet='x"\\{[,:\n', max_size=3)
+VALUES = st.recursive(
+    SCALARS,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(KEYS, inner, max_size=3),
+    max_leaves=12,
+)
+
+
+def expected_lines(value: Any) -> dict[JsonPath, int]:
+    """With ``json.dumps(indent=1)`` every key and element starts a line of its own."""
+    out: dict[JsonPath, int] = {(): 1}
+    line = 1
+
+    def walk(node: Any, path: JsonPath) -> None:
+        nonlocal line
+        items = list(node.items()) if isinstance(node, dict) else list(enumerate(node))
+        for key, child in items:
+            line += 1
+            out[(*path, key)] = line
+            if isinstance(child, dict | list) and child:
+                walk(child, (*path, key))
+                line += 1  # the closing bracket
+
+    if isinstance(value, dict | list):
+        walk(value, ())
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(VALUES)
+def test_lines_match_the_pretty_printed_layout(value: Any) -> None:
+    text = json.dumps(value, indent=1)
+    doc = parse_json(text, "x.json")
+    assert doc.value == value
+    assert doc.lines == expected_lines(value)
+    assert doc.duplicates == []
+
+
+def test_nested_keys_under_a_duplicate_are_new_keys() -> None:
+    text = '{\n"PORT": {"a": 1,\n "b": 2},\n"PORT": {\n"a": 3}}'
+    doc = parse_json(text, "x.json")
+    assert doc.value == {"PORT": {"a": 3}}
+    assert doc.duplicates == [(("PORT",), 4)]
+    assert doc.lines[("PORT", "a")] == 5  # the value comes from the later object
+    assert doc.lines[("PORT",)] == 2
+
+
+def test_escaped_keys_and_strings_with_structure_characters() -> None:
+    text = '{"a\\"b": {"k": "x}, {\\"y\\": ["},\n "c\\u00e9": [\n 1,\n "]"]}'
+    doc = parse_json(text, "x.json")
+    assert doc.value == {'a"b': {"k": 'x}, {"y": ['}, "cé": [1, "]"]}
+    assert doc.lines == {
+        (): 1,
+        ('a"b',): 1,
+        ('a"b', "k"): 1,
+        ("cé",): 2,
+        ("cé", 0): 3,
+        ("cé", 1): 4,
+    }
+
+
+def test_nan_is_not_json() -> None:
+    import pytest
+
+    from rocetune.errors import ParseError
+
+    with pytest.raises(ParseError) as info:
+        parse_json('{"a": "NaN",\n "b": NaN}', "x.json")
+    assert (info.value.line, info.value.column) == (2, 7)
+    assert "unexpected word 'NaN'" in info.value.message
+
+
+def test_truncated_document_says_end_of_file() -> None:
+    import pytest
+
+    from rocetune.errors import ParseError
+
+    with pytest.raises(ParseError) as info:
+        parse_json('{"lldp": \n', "x.json")
+    assert info.value.message == "invalid JSON: unexpected end of file"
+    assert (info.value.line, info.value.column) == (2, 1)

@@ -11,6 +11,8 @@ Shape (architecture.md)::
       gpu01: {host: 10.0.1.1, platform: linux_host, role: host, nics: [eth2, eth3]}
     links:
       - {a: leaf1:swp1, b: gpu01:eth2, length_m: 3}
+    suppressions:                     # optional: accepted findings (rocetune.suppress)
+      - {rule: RT201, device: leaf1, port: swp1, reason: "...", expires: 2025-12-31}
 
 Credentials never sit in the inventory: only names of environment variables
 (``username_env``/``password_env``), an SSH agent or key, or a prompt. A literal password is
@@ -34,6 +36,7 @@ from ruamel.yaml.error import MarkedYAMLError
 from rocetune.errors import InventoryError
 from rocetune.model import Intent, Link, LinkEnd, Model
 from rocetune.platforms import KNOWN_PLATFORMS
+from rocetune.suppress import Suppression
 
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$")
 _PORT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/:-]{0,63}$")
@@ -135,6 +138,8 @@ class InventoryFile(Model):
     groups: dict[str, Group] = Field(default_factory=dict)
     devices: dict[str, DeviceEntry] = Field(default_factory=dict)
     links: tuple[LinkEntry, ...] = ()
+    suppressions: tuple[Suppression, ...] = ()
+    """Accepted findings: {rule, device glob, port/link glob, reason, expires} (optional)."""
 
 
 @dataclass(frozen=True)
@@ -159,6 +164,8 @@ class Inventory:
     intent: Intent
     devices: dict[str, ResolvedDevice]
     links: tuple[Link, ...]
+    suppressions: tuple[Suppression, ...] = ()
+    """The inventory's ``suppressions:`` (applied by rocetune.suppress)."""
 
 
 # --- YAML position helpers -------------------------------------------------------------
@@ -267,6 +274,10 @@ def _check_tree(path: Path, root: Any) -> None:
     if isinstance(links, CommentedSeq):
         for i, link in enumerate(links):
             _check_keys(path, link, LinkEntry, ("links", i))
+    sups = root.get("suppressions")
+    if isinstance(sups, CommentedSeq):
+        for i, sup in enumerate(sups):
+            _check_keys(path, sup, Suppression, ("suppressions", i))
 
 
 def _validation_error(path: Path, root: Any, exc: ValidationError) -> InventoryError:
@@ -395,7 +406,13 @@ def load_inventory(path: Path | str) -> Inventory:
     devices = {
         name: _resolve_device(path, root, inv, name, entry) for name, entry in inv.devices.items()
     }
-    return Inventory(path=path, intent=inv.intent, devices=devices, links=_links(inv.links))
+    return Inventory(
+        path=path,
+        intent=inv.intent,
+        devices=devices,
+        links=_links(inv.links),
+        suppressions=inv.suppressions,
+    )
 
 
 def load_intent_file(path: Path | str) -> Intent:

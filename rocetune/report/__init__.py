@@ -13,6 +13,10 @@ if TYPE_CHECKING:
 FORMATS: dict[str, str] = {
     "text": "rocetune.report.text",
     "json": "rocetune.report.json",
+    "sarif": "rocetune.report.sarif",
+    "junit": "rocetune.report.junit",
+    "github": "rocetune.report.github",
+    "html": "rocetune.report.html",
 }
 """Output format name -> module. Each module has ``render(result, colour=False) -> str``."""
 

@@ -1,0 +1,91 @@
+"""GitHub Actions workflow commands: one annotation per finding, capped.
+
+``::error file=F,line=L,title=RTxxx name::message`` (``warning`` and ``notice`` by severity).
+GitHub shows at most 10 error and 10 warning annotations per step (and 50 per job), so this
+report annotates the most severe findings only: at most :data:`CAPS` per level (10 errors,
+10 warnings, 9 notices, leaving room for the summary notice), 29 lines plus the summary,
+well under the per-job limit when another step annotates too. When findings are left out, a
+last line says how many: ``::notice title=rocetune::N more findings not annotated; ...``.
+Upload the SARIF report (``--format sarif``) for the complete list.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rocetune.model import Finding, Severity
+from rocetune.report import display_path
+
+if TYPE_CHECKING:
+    from rocetune.api import AuditResult
+
+COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+CAPS = {Severity.ERROR: 10, Severity.WARNING: 10, Severity.INFO: 9}
+"""Annotations per level; GitHub displays 10 errors + 10 warnings per step, 50 per job."""
+
+
+def escape_data(text: str) -> str:
+    """Escape a command's message: ``%``, CR and LF (GitHub's toolkit rules)."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """Escape a property value: as data, plus the delimiters ``:`` and ``,``."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def command(level: str, message: str, **props: object) -> str:
+    """One workflow command line; properties with value None are left out."""
+    shown = [f"{k}={escape_property(str(v))}" for k, v in props.items() if v is not None]
+    head = f"::{level} {','.join(shown)}" if shown else f"::{level}"
+    return f"{head}::{escape_data(message)}"
+
+
+def _message(f: Finding) -> str:
+    where = f.link or " ".join(p for p in (f.device, f.port) if p) or "fabric"
+    text = f"{where}: {f.message}"
+    if f.observed is not None or f.expected is not None:
+        text += f"\nobserved: {f.observed}; expected: {f.expected}"
+    return text
+
+
+def annotation(f: Finding) -> str:
+    """The workflow command for one finding."""
+    path = display_path(f.file)
+    return command(
+        COMMANDS[f.severity],
+        _message(f),
+        file=path,
+        line=f.line if path else None,
+        title=f"{f.code} {f.name}",
+    )
+
+
+def pick(findings: list[Finding]) -> list[Finding]:
+    """The findings to annotate: most severe first, those with a file first, capped."""
+    order = sorted(
+        range(len(findings)),
+        key=lambda i: (-findings[i].severity.rank, findings[i].file is None, i),
+    )
+    used = dict.fromkeys(Severity, 0)
+    chosen = []
+    for i in order:
+        f = findings[i]
+        if used[f.severity] < CAPS[f.severity]:
+            used[f.severity] += 1
+            chosen.append(f)
+    return chosen
+
+
+def render(result: AuditResult, colour: bool = False) -> str:
+    """Render the annotations (one workflow command per line)."""
+    lines = [
+        command("error", f"rocetune: {err}", title="rocetune input error") for err in result.errors
+    ]
+    chosen = pick(result.findings)
+    lines += [annotation(f) for f in chosen]
+    rest = len(result.findings) - len(chosen)
+    if rest:
+        msg = f"{rest} more findings not annotated; see the SARIF/text report"
+        lines.append(command("notice", msg, title="rocetune"))
+    return "".join(line + "\n" for line in lines)

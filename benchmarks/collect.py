@@ -1,0 +1,359 @@
+"""Collection benchmark: rocetune collect vs Nornir + nornir_netmiko vs an asyncssh exec gather.
+
+Usage (needs the ``bench`` extra: nornir, nornir-netmiko, asyncssh, psutil)::
+
+    python benchmarks/collect.py                      # 200 devices (150 hosts, 50 switches)
+    python benchmarks/collect.py --devices 40 --latency-ms 50 --repeat 3
+
+One lab process (tests/lab/server.py) emulates every device on 127.0.0.1 and sleeps
+``--latency-ms`` before answering each command. Hosts are ``linux_host`` devices answering
+from tests/fixtures/linux_host/gpu01 (2 NICs: the full host command list with follow-ups,
+35 commands); switches cycle through SONiC, Cumulus, EOS and NX-OS. Every client runs the
+same command list per device, each in a fresh process:
+
+- ``rocetune``: ``rocetune collect`` (default workers; hosts over exec channels, switches
+  through netmiko), host keys verified, outputs redacted and written;
+- ``nornir``: Nornir's threaded runner at its default worker count with
+  ``netmiko_send_command`` per command (interactive sessions for every device);
+- ``asyncssh``: ``asyncio.gather`` over all devices, ``conn.run`` per command: the lower
+  bound (no prompt handling, nothing written).
+
+Printed per client: median wall time of ``--repeat`` runs (min-max), its CPU time and peak
+RSS (rusage of the client process and its children), the emulator's CPU during the run, and
+the ratios.
+On a 2-core machine the client and the emulator share the cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+HOST_NICS = ("eth2", "eth3")
+SWITCHES = ("sonic", "cumulus", "eos", "nxos")
+NORNIR_TYPES = {
+    "sonic": "linux",
+    "cumulus": "cumulus_linux",
+    "eos": "arista_eos",
+    "nxos": "cisco_nxos",
+    "linux_host": "linux",
+}
+
+
+def _switch_spec(platform: str) -> dict[str, Any]:
+    from tests.lab.lab import FIXTURES, LAB_INVENTORY
+
+    snaps = LAB_INVENTORY.parent / "snapshots"
+    if platform == "sonic":
+        return {"snapshot": str(snaps / "leaf1")}
+    if platform == "cumulus":
+        return {"snapshot": str(snaps / "leaf3")}
+    if platform == "eos":
+        return {"snapshot": str(FIXTURES / "eos" / "roce_spine")}
+    nx = FIXTURES / "nxos"
+    return {
+        "files": {
+            "show running-config": str(nx / "roce_spine_running_config.txt"),
+            "show interface | json": str(nx / "roce_spine_show_interface.json"),
+            "show lldp neighbors detail | json": str(nx / "roce_spine_lldp.json"),
+        }
+    }
+
+
+def fleet(n: int, latency_ms: float) -> dict[str, dict[str, Any]]:
+    """Lab devices: 3/4 hosts, 1/4 switches (rounded), all with the same latency."""
+    from tests.lab.lab import FIXTURES
+
+    n_switches = max(1, n // 4)
+    devices: dict[str, dict[str, Any]] = {}
+    for i in range(n - n_switches):
+        devices[f"h{i:03d}"] = {
+            "platform": "linux_host",
+            "snapshot": str(FIXTURES / "linux_host" / "gpu01"),
+            "latency_ms": latency_ms,
+        }
+    for i in range(n_switches):
+        platform = SWITCHES[i % len(SWITCHES)]
+        devices[f"s{i:03d}"] = {
+            "platform": platform,
+            "latency_ms": latency_ms,
+            **_switch_spec(platform),
+        }
+    return devices
+
+
+def command_lists(devices: dict[str, dict[str, Any]]) -> dict[str, list[str]]:
+    """The commands rocetune sends to each platform (hosts: with follow-ups)."""
+    from rocetune.platforms import drivers
+    from rocetune.snapshot import read_directory
+    from tests.lab.lab import FIXTURES
+
+    out: dict[str, list[str]] = {}
+    for platform in {d["platform"] for d in devices.values()}:
+        driver = drivers()[platform]
+        commands = list(driver.commands(HOST_NICS if driver.kind == "host" else ()))
+        if driver.kind == "host":
+            snap = read_directory(FIXTURES / "linux_host" / "gpu01")
+            commands += driver.followup_commands(snap)
+        out[platform] = [c.command for c in commands]
+    return out
+
+
+@dataclass
+class Sample:
+    """One run of one client."""
+
+    wall: float
+    cpu: float
+    rss_mb: float
+    lab_cpu: float
+    ok: int
+
+
+def _measure(argv: list[str], env: dict[str, str], lab_pid: int) -> tuple[Sample, str]:
+    import psutil
+
+    lab = psutil.Process(lab_pid)
+    before = sum(lab.cpu_times()[:2])
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        argv, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    out, err = proc.communicate()
+    wall = time.perf_counter() - start
+    lab_cpu = sum(lab.cpu_times()[:2]) - before
+    stats = json.loads(out.strip().splitlines()[-1]) if out.strip() else {}
+    sample = Sample(
+        wall, stats.get("cpu", 0.0), stats.get("rss_mb", 0.0), lab_cpu, stats.get("ok", 0)
+    )
+    return sample, err
+
+
+def _child_stats(ok: int) -> None:
+    import resource
+
+    self_usage = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = self_usage.ru_utime + self_usage.ru_stime + kids.ru_utime + kids.ru_stime
+    rss = max(self_usage.ru_maxrss, kids.ru_maxrss) / 1024
+    print(json.dumps({"cpu": round(cpu, 3), "rss_mb": round(rss, 1), "ok": ok}))
+
+
+# --- the clients (run as `collect.py --child <client> <spec.json>`) ---------------------
+
+
+def child_rocetune(spec: dict[str, Any]) -> None:
+    from rocetune.cli import cli
+
+    out = Path(spec["out"])
+    shutil.rmtree(out, ignore_errors=True)
+    args = ["collect", spec["inventory"], "-o", str(out), "--known-hosts", spec["known_hosts"]]
+    args += spec["rocetune_args"]
+    with contextlib.suppress(SystemExit):
+        cli.main(args=args, prog_name="rocetune", standalone_mode=False)
+    ok = sum(1 for p in out.iterdir() if p.is_dir() and not p.name.startswith("."))
+    _child_stats(ok)
+
+
+def child_nornir(spec: dict[str, Any]) -> None:
+    from nornir.core import Nornir
+    from nornir.core.inventory import ConnectionOptions, Defaults, Groups, Host, Hosts, Inventory
+    from nornir.core.plugins.connections import ConnectionPluginRegister
+    from nornir.core.task import Task
+    from nornir.plugins.runners import ThreadedRunner
+    from nornir_netmiko.tasks import netmiko_send_command
+
+    ConnectionPluginRegister.auto_register()
+    defaults = Defaults()
+    hosts = Hosts()
+    for name, dev in spec["devices"].items():
+        options = {"netmiko": ConnectionOptions(platform=NORNIR_TYPES[dev["platform"]])}
+        hosts[name] = Host(
+            name,
+            hostname="127.0.0.1",
+            port=dev["port"],
+            username=spec["user"],
+            password=spec["password"],
+            platform=NORNIR_TYPES[dev["platform"]],
+            connection_options=options,
+            data={"commands": spec["commands"][dev["platform"]]},
+            defaults=defaults,
+        )
+    nr = Nornir(
+        inventory=Inventory(hosts=hosts, groups=Groups(), defaults=defaults),
+        runner=ThreadedRunner(),
+    )
+
+    def task(t: Task) -> None:
+        for command in t.host["commands"]:
+            t.run(task=netmiko_send_command, command_string=command)
+
+    result = nr.run(task=task)
+    nr.close_connections()
+    _child_stats(sum(1 for r in result.values() if not r.failed))
+
+
+def child_asyncssh(spec: dict[str, Any]) -> None:
+    import asyncio
+
+    import asyncssh
+
+    async def one(dev: dict[str, Any], sem: asyncio.Semaphore) -> bool:
+        async with (
+            sem,
+            asyncssh.connect(
+                "127.0.0.1",
+                dev["port"],
+                username=spec["user"],
+                password=spec["password"],
+                known_hosts=spec["known_hosts"],
+            ) as conn,
+        ):
+            for command in spec["commands"][dev["platform"]]:
+                await conn.run(command)
+        return True
+
+    async def main() -> int:
+        sem = asyncio.Semaphore(len(spec["devices"]))
+        done = await asyncio.gather(
+            *(one(d, sem) for d in spec["devices"].values()), return_exceptions=True
+        )
+        return sum(1 for d in done if d is True)
+
+    _child_stats(asyncio.run(main()))
+
+
+CHILDREN = {"rocetune": child_rocetune, "nornir": child_nornir, "asyncssh": child_asyncssh}
+
+
+# --- driver -------------------------------------------------------------------------------
+
+
+def _write_inventory(path: Path, ports: dict[str, int], devices: dict[str, Any]) -> None:
+    entries = {}
+    for name, dev in devices.items():
+        entry: dict[str, Any] = {
+            "host": "127.0.0.1",
+            "port": ports[name],
+            "platform": dev["platform"],
+        }
+        if dev["platform"] == "linux_host":
+            entry.update(role="host", nics=list(HOST_NICS))
+        entries[name] = entry
+    path.write_text(json.dumps({"devices": entries}), encoding="utf-8")
+
+
+def _report(results: dict[str, list[Sample]], n: int) -> None:
+    print(
+        f"\n{'client':<10} {'ok':>7} {'wall s median (min-max)':>26} {'CPU s':>7} "
+        f"{'peak RSS MB':>11} {'lab CPU s':>9}"
+    )
+    med: dict[str, float] = {}
+    for client, samples in results.items():
+        walls = [s.wall for s in samples]
+        med[client] = statistics.median(walls)
+        mid = sorted(samples, key=lambda s: s.wall)[len(samples) // 2]
+        ok = min(s.ok for s in samples)
+        print(
+            f"{client:<10} {ok:>3}/{n:<3} {med[client]:>8.2f} ({min(walls):.2f}-{max(walls):.2f})"
+            f"{'':>6} {mid.cpu:>7.2f} {mid.rss_mb:>11.0f} {mid.lab_cpu:>9.2f}"
+        )
+    if "rocetune" in med:
+        for other in ("asyncssh", "nornir"):
+            if other in med:
+                print(f"rocetune / {other}: {med['rocetune'] / med[other]:.2f}x")
+
+
+def _arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--devices", type=int, default=200)
+    parser.add_argument("--latency-ms", type=float, default=50.0)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--clients", default="rocetune,nornir,asyncssh")
+    parser.add_argument(
+        "--rocetune-args", default="", help="Extra `rocetune collect` options, e.g. '--workers 64'."
+    )
+    parser.add_argument("--child", choices=sorted(CHILDREN))
+    parser.add_argument("spec", nargs="?")
+    return parser.parse_args()
+
+
+def _spec(work: Path, lab: Any, devices: dict[str, Any], args: argparse.Namespace) -> Path:
+    from tests.lab.lab import PASSWORD, USER
+
+    known = lab.known_hosts(work / "known_hosts")
+    inventory = work / "inventory.json"
+    _write_inventory(inventory, lab.ports, devices)
+    spec = {
+        "inventory": str(inventory),
+        "known_hosts": str(known),
+        "out": str(work / "out"),
+        "user": USER,
+        "password": PASSWORD,
+        "commands": command_lists(devices),
+        "rocetune_args": args.rocetune_args.split(),
+        "devices": {
+            n: {"platform": d["platform"], "port": lab.ports[n]} for n, d in devices.items()
+        },
+    }
+    path = work / "spec.json"
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    return path
+
+
+def _runs(spec: Path, lab_pid: int, args: argparse.Namespace) -> dict[str, list[Sample]]:
+    from tests.lab.lab import lab_env
+
+    results: dict[str, list[Sample]] = {}
+    env = lab_env()
+    for _ in range(args.repeat):
+        for client in args.clients.split(","):
+            argv = [sys.executable, __file__, "--child", client, str(spec)]
+            sample, err = _measure(argv, env, lab_pid)
+            if sample.ok != args.devices:
+                print(f"{client}: {sample.ok}/{args.devices} ok\n{err[-2000:]}", file=sys.stderr)
+            results.setdefault(client, []).append(sample)
+    return results
+
+
+def main() -> None:
+    """Run the benchmark (or, with --child, one client)."""
+    args = _arguments()
+    if args.child:
+        CHILDREN[args.child](json.loads(Path(args.spec).read_text(encoding="utf-8")))
+        return
+    from tests.lab.lab import start_lab
+
+    devices = fleet(args.devices, args.latency_ms)
+    work = Path(tempfile.mkdtemp(prefix="rocetune-bench-collect-"))
+    lab = start_lab(devices, work / "lab")
+    try:
+        spec = _spec(work, lab, devices, args)
+        n_hosts = sum(1 for d in devices.values() if d["platform"] == "linux_host")
+        print(
+            f"{args.devices} devices ({n_hosts} hosts, {args.devices - n_hosts} switches), "
+            f"{args.latency_ms:g} ms per command, {args.repeat} runs each, "
+            f"{os.cpu_count()} CPUs"
+        )
+        _report(_runs(spec, lab.proc.pid, args), args.devices)
+    finally:
+        lab.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,206 @@
+"""``rocetune collect`` and the live-collection options of ``rocetune audit``."""
+
+from __future__ import annotations
+
+import fnmatch
+import sys
+import tempfile
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from rocetune.cli.common import EXIT_INPUT, run_guarded
+
+if TYPE_CHECKING:
+    from rocetune.collect import CollectOptions, Outcome
+    from rocetune.inventory import Inventory
+
+F = TypeVar("F", bound=Callable[..., Any])
+EXIT_NOT_COLLECTED = 3
+INSECURE_WARNING = (
+    "rocetune: warning: --insecure-host-keys: host keys are NOT verified; anyone on the path "
+    "can impersonate these devices and receive the credentials (use only in a lab)"
+)
+
+
+def collect_options(func: F) -> F:
+    """Add the SSH options shared by `collect` and `audit`."""
+    from rocetune.collect import DEFAULT_WORKERS
+
+    decorators = [
+        click.option(
+            "--workers",
+            type=click.IntRange(1, 1024),
+            default=DEFAULT_WORKERS,
+            show_default=True,
+            help="Devices collected at the same time.",
+        ),
+        click.option(
+            "--known-hosts",
+            type=click.Path(dir_okay=False, path_type=Path),
+            envvar="ROCETUNE_KNOWN_HOSTS",
+            help="OpenSSH known_hosts file to verify host keys [default: ~/.ssh/known_hosts].",
+        ),
+        click.option(
+            "--insecure-host-keys",
+            is_flag=True,
+            help="Do not verify host keys (labs only; prints a warning).",
+        ),
+        click.option("--connect-timeout", type=click.FloatRange(0.1), default=10.0),
+        click.option("--auth-timeout", type=click.FloatRange(0.1), default=20.0),
+        click.option(
+            "--read-timeout",
+            type=click.FloatRange(0.1),
+            default=60.0,
+            show_default=True,
+            help="Seconds to wait for one command's output.",
+        ),
+        click.option(
+            "--retries",
+            type=click.IntRange(0, 10),
+            default=2,
+            show_default=True,
+            help="Retries after a transient failure (never after auth/host-key failures).",
+        ),
+        click.option(
+            "--processes",
+            type=click.IntRange(1, 64),
+            default=None,
+            help="Processes sharing the work [default: one per 64 devices, up to the CPUs].",
+        ),
+        click.option(
+            "--host-transport",
+            type=click.Choice(["exec", "shell"]),
+            default="exec",
+            show_default=True,
+            help="Linux hosts: one SSH exec channel per command, or an interactive shell.",
+        ),
+    ]
+    for deco in reversed(decorators):
+        func = deco(func)
+    return func
+
+
+def options_from(opts: dict[str, Any]) -> CollectOptions:
+    """Build CollectOptions from the CLI options (warns on --insecure-host-keys)."""
+    from rocetune.collect import CollectOptions, Timeouts, Trust
+    from rocetune.collect.options import default_known_hosts
+
+    insecure = bool(opts["insecure_host_keys"])
+    if insecure:
+        click.echo(INSECURE_WARNING, err=True)
+    connect = float(opts["connect_timeout"])
+    timeouts = Timeouts(connect, connect, float(opts["auth_timeout"]), float(opts["read_timeout"]))
+    trust = Trust(opts["known_hosts"] or default_known_hosts(), insecure=insecure)
+    return CollectOptions(
+        workers=int(opts["workers"]),
+        retries=int(opts["retries"]),
+        timeouts=timeouts,
+        trust=trust,
+        host_transport=opts["host_transport"],
+        processes=opts["processes"],
+    )
+
+
+def report_failures(outcomes: dict[str, Outcome]) -> None:
+    """List the devices that could not be collected, with their reasons."""
+    failed = [o for o in outcomes.values() if o.failure is not None]
+    if not failed:
+        return
+    click.echo(f"rocetune: {len(failed)} device(s) not collected:", err=True)
+    for o in failed:
+        click.echo(f"  {o.name}: {o.failure}", err=True)
+
+
+def run_collect(
+    inv: Inventory, out_dir: Path, names: list[str], opts: dict[str, Any]
+) -> dict[str, Outcome]:
+    """Collect ``names`` with progress on stderr; list failures at the end."""
+    from rocetune.collect import collect
+    from rocetune.collect.progress import progress_for
+
+    outcomes = collect(inv, out_dir, names, options=options_from(opts), progress=progress_for())
+    report_failures(outcomes)
+    return outcomes
+
+
+def live_collector(
+    opts: dict[str, Any], save_to: Path | None
+) -> tuple[Callable[[Inventory], dict[str, Path | str]], AbstractContextManager[Any]]:
+    """For `audit`: a collector of the devices without a snapshot, and the context that
+    keeps their snapshots alive (a temporary directory unless --save-snapshot is given)."""
+    holder: dict[str, Path] = {}
+    scope: AbstractContextManager[Any]
+    if save_to is not None:
+        holder["dir"] = save_to
+        scope = nullcontext()
+    else:
+        tmp = tempfile.TemporaryDirectory(prefix="rocetune-collect-")
+        holder["dir"] = Path(tmp.name)
+        scope = tmp
+
+    def collector(inv: Inventory) -> dict[str, Path | str]:
+        from rocetune.collect import CollectConfigError
+
+        names = [d.name for d in inv.devices.values() if d.snapshot is None]
+        if not names:
+            return {}
+        try:
+            outcomes = run_collect(inv, holder["dir"], names, opts)
+        except CollectConfigError as exc:  # the offline devices are still checked
+            click.echo(f"rocetune: error: {exc}", err=True)
+            return dict.fromkeys(names, f"not collected: configuration: {exc}")
+        return {
+            n: o.path if o.path is not None else f"not collected: {o.failure}"
+            for n, o in outcomes.items()
+        }
+
+    return collector, scope
+
+
+def _select(inv: Inventory, patterns: tuple[str, ...]) -> list[str]:
+    if not patterns:
+        return list(inv.devices)
+    return [n for n in inv.devices if any(fnmatch.fnmatchcase(n, p) for p in patterns)]
+
+
+@click.command("collect")
+@click.argument("inventory", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    "out_dir",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Directory for the snapshots (one sub-directory per device).",
+)
+@click.option(
+    "--device",
+    "devices",
+    multiple=True,
+    help="Only these devices (names or glob patterns; repeat the option).",
+)
+@collect_options
+def collect_cmd(inventory: Path, out_dir: Path, devices: tuple[str, ...], **opts: Any) -> None:
+    """Collect every device of INVENTORY over SSH into DIR/<device>/ snapshot directories.
+
+    Credentials come from the environment variables the inventory names (default
+    ROCETUNE_USER / ROCETUNE_PASSWORD), SSH keys, or a prompt on a terminal. Secrets are
+    redacted from the outputs before they are written. Exit 3 when a device failed.
+    """
+
+    def job() -> int:
+        from rocetune.inventory import load_inventory
+
+        inv = load_inventory(inventory)
+        names = _select(inv, devices)
+        if not names:
+            click.echo("rocetune: error: no device matches --device", err=True)
+            return EXIT_INPUT
+        outcomes = run_collect(inv, out_dir, names, opts)
+        return EXIT_NOT_COLLECTED if any(not o.ok for o in outcomes.values()) else 0
+
+    sys.exit(run_guarded(job))

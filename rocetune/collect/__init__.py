@@ -1,0 +1,30 @@
+"""Live collection over SSH: netmiko sessions, concurrency, retries, credentials, trust.
+
+Entry point: :func:`collect` (inventory -> one snapshot directory per device). Modules:
+:mod:`.options` (settings, platform -> netmiko device type), :mod:`.credentials`,
+:mod:`.target` (address, ssh_config, host-key trust, timeouts), :mod:`.transport` (the
+netmiko and exec-channel sessions), :mod:`.device` (one device's commands and follow-ups,
+redaction), :mod:`.redactors` (platform -> redaction rules in rocetune/platforms),
+:mod:`.writer` (atomic snapshot directories), :mod:`.reasons` (failure classification),
+:mod:`.runner` (the worker pool), :mod:`.progress` (stderr progress).
+"""
+
+from __future__ import annotations
+
+from rocetune.collect.options import DEFAULT_WORKERS, DEVICE_TYPES, CollectOptions
+from rocetune.collect.reasons import Failure, Reason
+from rocetune.collect.runner import CollectConfigError, Outcome, collect
+from rocetune.collect.target import Timeouts, Trust
+
+__all__ = [
+    "DEFAULT_WORKERS",
+    "DEVICE_TYPES",
+    "CollectConfigError",
+    "CollectOptions",
+    "Failure",
+    "Outcome",
+    "Reason",
+    "Timeouts",
+    "Trust",
+    "collect",
+]

@@ -1,0 +1,109 @@
+"""Collect one device over one session: its commands, then its follow-up commands.
+
+Every output is redacted (the platform's redactor) the moment it arrives, before it is kept
+anywhere. A rejected optional command is recorded in the metadata (status ``error``) and no
+file is written for it; a rejected required command fails the device.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from rocetune.collect.reasons import CollectError, Reason
+from rocetune.collect.target import Target
+from rocetune.collect.transport import Output, Session, Transport
+from rocetune.platforms.base import PlatformDriver
+from rocetune.snapshot import Command, CommandRecord, Snapshot, SnapshotMeta, SourceFile
+
+Redactor = Callable[[Command, str], str]
+
+
+@dataclass
+class Collected:
+    """The redacted outputs of one device and its metadata."""
+
+    outputs: dict[str, str] = field(default_factory=dict)
+    """Snapshot file name -> redacted text (successful commands only)."""
+    records: list[CommandRecord] = field(default_factory=list)
+
+    def meta(self, device: str, platform: str) -> SnapshotMeta:
+        """The snapshot metadata (collected now)."""
+        stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return SnapshotMeta(device, platform, stamp, tuple(self.records))
+
+    def snapshot(self) -> Snapshot:
+        """What was collected so far, as a snapshot (for follow-up commands)."""
+        files = {n: SourceFile(path=n, text=t) for n, t in self.outputs.items()}
+        return Snapshot(files=files)
+
+    @property
+    def failed_optional(self) -> int:
+        """How many optional commands the device rejected."""
+        return sum(1 for r in self.records if r.status == "error")
+
+
+def _record(command: Command, out: Output, redact: Redactor, got: Collected) -> None:
+    seconds = round(out.seconds, 3)
+    if out.error is not None:
+        error = redact(command, out.error)
+        if command.required:
+            raise CollectError(Reason.COMMAND_ERROR, error, command.command)
+        got.records.append(
+            CommandRecord(command.command, command.filename, "error", error, seconds)
+        )
+        return
+    got.outputs[command.filename] = redact(command, out.text)
+    got.records.append(CommandRecord(command.command, command.filename, "ok", None, seconds))
+
+
+def _run(
+    session: Session,
+    commands: Sequence[Command],
+    redact: Redactor,
+    got: Collected,
+    stop: threading.Event | None,
+) -> None:
+    """Run the commands not run yet, ``session.batch`` per call (1 for a shell)."""
+    done = {r.command for r in got.records}
+    todo = list({c.command: c for c in commands if c.command not in done}.values())
+    width = max(1, int(getattr(session, "batch", 1)))
+    for i in range(0, len(todo), width):
+        batch = todo[i : i + width]
+        if stop is not None and stop.is_set():
+            raise CollectError(Reason.INTERNAL, "interrupted", batch[0].command)
+        outputs = session.run_many([c.command for c in batch])
+        for command, out in zip(batch, outputs, strict=True):
+            _record(command, out, redact, got)
+
+
+def collect_device(
+    target: Target,
+    driver: PlatformDriver,
+    nics: Sequence[str],
+    transport: Transport,
+    redact: Redactor,
+    *,
+    stop: threading.Event | None = None,
+) -> Collected:
+    """Open one session, run the driver's commands and follow-ups, close it."""
+    try:
+        commands = driver.commands(nics)
+    except ValueError as exc:  # an invalid NIC name: never becomes a command
+        raise CollectError(Reason.CONFIG, str(exc)) from exc
+    got = Collected()
+    session = transport.open(target)
+    try:
+        _run(session, commands, redact, got, stop)
+        _run(session, driver.followup_commands(got.snapshot()), redact, got, stop)
+    finally:
+        session.close()
+    return got
+
+
+def elapsed(start: float) -> float:
+    """Seconds since ``start`` (time.monotonic), rounded for display."""
+    return round(time.monotonic() - start, 3)

@@ -1,0 +1,164 @@
+"""The exec-channel transport for Linux hosts: one paramiko connection, exec channels.
+
+No PTY and no prompt: commands run in SSH ``exec`` channels, so stdout, stderr and the exit
+status come back separately and nothing depends on the shell's prompt. A batch of
+independent commands is spread over up to :data:`LANES` channels at the same time
+(OpenSSH allows 10 sessions per connection by default, ``MaxSessions``); each channel runs
+its lane of commands one after another in one ``sh`` script with framed results
+(:mod:`rocetune.collect.shell_batch`), because a channel costs more client CPU than the
+commands. Host keys, credentials and timeouts are the same as netmiko's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from rocetune.collect import shell_batch
+from rocetune.collect.reasons import CollectError, Reason
+from rocetune.collect.target import Target, Timeouts, Trust, endpoint
+from rocetune.collect.transport import Output, Session, check_command, finish_text, quiet_paramiko
+
+LANES = 8
+"""Channels open at the same time on one connection (below OpenSSH's MaxSessions 10)."""
+BATCH = 256
+"""Commands handed to one ``run_many`` call (device.py groups commands by this)."""
+
+
+def aead_first(sock: Any, **kwargs: Any) -> Any:
+    """A paramiko Transport preferring AES-GCM (same set of ciphers, new order).
+
+    With CTR ciphers paramiko checks every packet's MAC in a per-byte Python loop, the
+    largest CPU cost of exec-channel collection; GCM authenticates in the C library.
+    """
+    import paramiko  # type: ignore[import-untyped,unused-ignore]
+
+    transport = paramiko.Transport(sock, **kwargs)
+    options = transport.get_security_options()
+    options.ciphers = tuple(sorted(options.ciphers, key=lambda c: "-gcm@" not in c))
+    return transport
+
+
+def _failure(exc: Exception, command: str) -> CollectError:
+    if isinstance(exc, CollectError):
+        return CollectError(exc.reason, exc.detail, command)
+    if isinstance(exc, socket.timeout | TimeoutError):
+        return CollectError(Reason.COMMAND_TIMEOUT, "no output before the read timeout", command)
+    return CollectError(Reason.DISCONNECTED, "the device closed the connection", command)
+
+
+class ExecSession:
+    """A paramiko connection; commands in exec channels, ``lanes`` channels at a time."""
+
+    batch = BATCH
+
+    def __init__(self, client: Any, read_timeout: float, lanes: int = LANES) -> None:
+        self.client, self.read_timeout, self.lanes = client, read_timeout, lanes
+
+    def _start(self, line: str, first: str) -> Any:
+        try:
+            transport = self.client.get_transport()
+            if transport is None or not transport.is_active():
+                raise CollectError(Reason.DISCONNECTED, "the device closed the connection")
+            chan = transport.open_session(timeout=self.read_timeout)
+            chan.settimeout(self.read_timeout)
+            chan.exec_command(line)
+            chan.shutdown_write()
+        except Exception as exc:
+            raise _failure(exc, first) from exc
+        return chan
+
+    def _read(self, chan: Any, pending: str) -> tuple[str, str, int]:
+        try:
+            out = b"".join(iter(lambda: chan.recv(65536), b""))
+            err = b"".join(iter(lambda: chan.recv_stderr(65536), b""))
+            status = chan.recv_exit_status()
+            chan.close()
+        except Exception as exc:
+            raise _failure(exc, pending) from exc
+        decode = "utf-8", "replace"
+        return out.decode(*decode), err.decode(*decode), status
+
+    def run(self, command: str) -> Output:
+        """Run one command on its own channel; collect stdout, stderr, exit status."""
+        check_command(command)
+        start = time.monotonic()
+        out, err, status = self._read(self._start(command, command), command)
+        error = None
+        if status != 0:
+            lines = err.strip().splitlines()
+            error = (lines[0] if lines else f"exit status {status}")[:200]
+        return Output(finish_text(out), error, time.monotonic() - start)
+
+    def run_many(self, commands: Sequence[str]) -> list[Output]:
+        """Run commands spread over ``lanes`` channels at once; outputs in order."""
+        for command in commands:
+            check_command(command)
+        if len(commands) == 1:
+            return [self.run(commands[0])]
+        lanes = [list(commands[i :: self.lanes]) for i in range(min(self.lanes, len(commands)))]
+        start = time.monotonic()
+        marker = shell_batch.new_marker()
+        chans = [self._start(shell_batch.exec_line(lane, marker), lane[0]) for lane in lanes]
+        results: dict[str, Output] = {}
+        for lane, chan in zip(lanes, chans, strict=True):
+            out, _, _ = self._read(chan, lane[0])
+            framed = shell_batch.parse(out, marker)
+            seconds = (time.monotonic() - start) / len(lane)
+            if len(framed) < len(lane):
+                pending = lane[len(framed)]
+                raise CollectError(Reason.DISCONNECTED, "the batch ended early", pending)
+            for command, item in zip(lane, framed, strict=False):
+                error = None
+                if item.status != 0:
+                    error = (item.stderr_line or f"exit status {item.status}")[:200]
+                results[command] = Output(finish_text(item.stdout), error, seconds)
+        return [results[c] for c in commands]
+
+    def close(self) -> None:
+        """Close the connection, ignoring errors."""
+        with contextlib.suppress(Exception):  # a failed goodbye changes nothing
+            self.client.close()
+
+
+class ExecTransport:
+    """Sessions over paramiko exec channels (hosts)."""
+
+    def __init__(self, timeouts: Timeouts, trust: Trust, lanes: int = LANES) -> None:
+        self.timeouts, self.trust, self.lanes = timeouts, trust, lanes
+
+    def open(self, target: Target) -> Session:
+        """Connect and authenticate with the same trust and timeouts as netmiko."""
+        import paramiko  # type: ignore[import-untyped,unused-ignore]
+
+        ep = endpoint(target)
+        quiet_paramiko()
+        client = paramiko.SSHClient()
+        if self.trust.insecure:
+            client.set_missing_host_key_policy(paramiko.AutoAddPolicy())
+        else:
+            client.load_host_keys(str(self.trust.known_hosts))
+            client.set_missing_host_key_policy(paramiko.RejectPolicy())
+        cred, t = target.credentials, self.timeouts
+        try:
+            client.connect(
+                ep.host,
+                port=ep.port,
+                username=ep.username,
+                password=cred.password,
+                key_filename=cred.key_file,
+                look_for_keys=cred.use_keys,
+                allow_agent=cred.use_keys and cred.key_file is None,
+                timeout=t.connect,
+                banner_timeout=min(t.banner, t.connect),
+                auth_timeout=t.auth,
+                sock=ep.sock(t.connect),
+                transport_factory=aead_first,
+            )
+        except BaseException:
+            client.close()
+            raise
+        return ExecSession(client, t.read, self.lanes)

@@ -1,0 +1,242 @@
+"""Collect many devices: plan targets from the inventory, run a worker pool, write snapshots.
+
+One task per device (one SSH session for all its commands); transient failures (TCP,
+banner, disconnect) are retried with exponential backoff and jitter; authentication,
+host-key, DNS, configuration and command failures never are. Each device's snapshot is
+written atomically as soon as it is complete; a device that fails leaves its previous
+snapshot (if any) untouched.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from itertools import chain
+from pathlib import Path
+from typing import Protocol
+
+from rocetune.collect.credentials import CredentialError, CredentialSource
+from rocetune.collect.device import Collected, collect_device
+from rocetune.collect.exec_channel import ExecTransport
+from rocetune.collect.options import DEVICE_TYPES, CollectOptions
+from rocetune.collect.pool import run_jobs
+from rocetune.collect.reasons import CollectError, Failure, Reason, classify
+from rocetune.collect.redactors import redactor_for
+from rocetune.collect.target import Target
+from rocetune.collect.transport import NetmikoTransport, Transport
+from rocetune.collect.writer import write_device
+from rocetune.errors import RocetuneError
+from rocetune.inventory import Inventory, ResolvedDevice
+from rocetune.platforms import drivers
+from rocetune.platforms.base import PlatformDriver
+
+
+class CollectConfigError(RocetuneError):
+    """Collection cannot start (e.g. no known_hosts file): an input error, exit 2."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What happened to one device."""
+
+    name: str
+    platform: str | None
+    path: Path | None = None
+    """The written snapshot directory (None when the device failed)."""
+    failure: Failure | None = None
+    seconds: float = 0.0
+    commands: int = 0
+    rejected: int = 0
+    """Optional commands the device rejected (recorded in meta.json)."""
+
+    @property
+    def ok(self) -> bool:
+        """Collected and written."""
+        return self.failure is None
+
+
+class Progress(Protocol):
+    """Receives per-device outcomes as they happen."""
+
+    def start(self, total: int) -> None:
+        """Collection of ``total`` devices starts."""
+
+    def done(self, outcome: Outcome) -> None:
+        """One device is finished (collected or failed)."""
+
+    def finish(self) -> None:
+        """Every device is finished."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """One device to collect, fully resolved."""
+
+    target: Target
+    driver: PlatformDriver
+    nics: tuple[str, ...]
+    transport: Transport
+    secrets: tuple[str, ...] = field(default=(), repr=False)
+    """Strings scrubbed from failure messages (the password)."""
+
+
+def _ssh_config(inv: Inventory, dev: ResolvedDevice) -> Path | None:
+    raw = dev.access.ssh_config
+    if raw is None:
+        return None
+    path = Path(raw).expanduser()
+    return path if path.is_absolute() else inv.path.parent / path
+
+
+def _job(
+    inv: Inventory,
+    dev: ResolvedDevice,
+    creds: CredentialSource,
+    transports: dict[str, Transport],
+    options: CollectOptions,
+) -> Job | Outcome:
+    def fail(detail: str) -> Outcome:
+        return Outcome(dev.name, dev.platform, failure=Failure(Reason.CONFIG, detail))
+
+    if dev.host is None:
+        return fail("no host: set host: in the inventory to collect it")
+    if dev.platform is None:
+        return fail("no platform: set platform: in the inventory to collect it")
+    driver = drivers().get(dev.platform)
+    if driver is None:
+        return fail(f"platform {dev.platform!r} has no driver yet")
+    try:
+        cred = creds.resolve(dev.access)
+    except CredentialError as exc:
+        return fail(str(exc))
+    device_type = dev.access.device_type or DEVICE_TYPES.get(dev.platform, "linux")
+    use_exec = driver.kind == "host" and options.host_transport == "exec"
+    use_exec = use_exec and dev.access.device_type is None
+    target = Target(
+        dev.name,
+        dev.host,
+        dev.access.port,
+        dev.platform,
+        device_type,
+        cred,
+        _ssh_config(inv, dev),
+    )
+    transport = transports["exec" if use_exec else "netmiko"]
+    return Job(target, driver, dev.nics or (), transport, cred.secrets)
+
+
+def _scrub(failure: Failure, secrets: Iterable[str]) -> Failure:
+    detail = failure.detail
+    for secret in secrets:
+        detail = detail.replace(secret, "<redacted>")
+    return replace(failure, detail=detail)
+
+
+def _attempts(job: Job, options: CollectOptions, stop: threading.Event) -> Collected | Outcome:
+    """Run the job with retries; return the Collected data or a failed Outcome."""
+    attempt = 0
+    redact = redactor_for(job.target.platform)
+    while True:
+        attempt += 1
+        try:
+            return collect_device(
+                job.target, job.driver, job.nics, job.transport, redact, stop=stop
+            )
+        except Exception as exc:
+            failure = classify(exc)
+        if not failure.reason.transient or attempt > options.retries or stop.is_set():
+            failure = _scrub(replace(failure, attempts=attempt), job.secrets)
+            return Outcome(job.target.name, job.target.platform, failure=failure)
+        delay = options.backoff * 2 ** (attempt - 1) * (1 + random.uniform(0, 0.25))
+        if stop.wait(delay):
+            failure = _scrub(replace(failure, attempts=attempt), job.secrets)
+            return Outcome(job.target.name, job.target.platform, failure=failure)
+
+
+def run_job(job: Job, out_dir: Path, options: CollectOptions, stop: threading.Event) -> Outcome:
+    """Collect one device and write its snapshot; never raises."""
+    start = time.monotonic()
+    name, platform = job.target.name, job.target.platform
+    try:
+        got = _attempts(job, options, stop)
+        if isinstance(got, Outcome):
+            return replace(got, seconds=round(time.monotonic() - start, 3))
+        path = write_device(
+            out_dir, name, got.outputs, got.meta(name, platform), durable=options.durable
+        )
+    except Exception as exc:  # a bug or a write error must not lose the other devices
+        failure = Failure(Reason.INTERNAL, f"{type(exc).__name__}: {exc}".splitlines()[0])
+        return Outcome(name, platform, failure=_scrub(failure, job.secrets))
+    return Outcome(
+        name,
+        platform,
+        path=path,
+        seconds=round(time.monotonic() - start, 3),
+        commands=len(got.records),
+        rejected=got.failed_optional,
+    )
+
+
+def _transports(options: CollectOptions) -> dict[str, Transport]:
+    return {
+        "netmiko": NetmikoTransport(options.timeouts, options.trust),
+        "exec": ExecTransport(options.timeouts, options.trust),
+    }
+
+
+def _preload(jobs: Sequence[Job]) -> None:
+    """Import the SSH libraries once, before the workers race for the import lock."""
+    if jobs:
+        import netmiko  # noqa: F401
+        import paramiko  # type: ignore[import-untyped,unused-ignore]  # noqa: F401
+
+
+def plan(
+    inv: Inventory,
+    names: Sequence[str],
+    options: CollectOptions,
+    creds: CredentialSource | None = None,
+) -> tuple[list[Job], list[Outcome]]:
+    """Resolve devices to jobs; devices that cannot be tried become failed outcomes."""
+    try:
+        options.trust.check()
+    except CollectError as exc:
+        raise CollectConfigError(exc.detail) from None
+    creds = creds or CredentialSource.default(inv.path.parent)
+    transports = _transports(options)
+    jobs: list[Job] = []
+    failed: list[Outcome] = []
+    for name in names:
+        item = _job(inv, inv.devices[name], creds, transports, options)
+        (jobs if isinstance(item, Job) else failed).append(item)  # type: ignore[arg-type]
+    return jobs, failed
+
+
+def collect(
+    inv: Inventory,
+    out_dir: Path,
+    names: Sequence[str] | None = None,
+    *,
+    options: CollectOptions | None = None,
+    progress: Progress | None = None,
+    creds: CredentialSource | None = None,
+) -> dict[str, Outcome]:
+    """Collect ``names`` (default: every device) of ``inv`` into ``out_dir/<device>/``."""
+    options = options or CollectOptions()
+    names = list(inv.devices) if names is None else list(names)
+    jobs, failed = plan(inv, names, options, creds)
+    _preload(jobs)
+    stream = run_jobs(jobs, out_dir, options)  # forks now, before a progress thread starts
+    outcomes: dict[str, Outcome] = {}
+    if progress is not None:
+        progress.start(len(names))
+    for outcome in chain(failed, stream):
+        outcomes[outcome.name] = outcome
+        if progress is not None:
+            progress.done(outcome)
+    if progress is not None:
+        progress.finish()
+    return {name: outcomes[name] for name in names}

@@ -1,0 +1,191 @@
+"""The transport seam: one session per device, commands run one after another.
+
+- :class:`NetmikoTransport` (the default): an interactive SSH session through netmiko with
+  the platform's device type, ``fast_cli``, and a known prompt (``auto_find_prompt=False``
+  with an end-anchored prompt pattern, so a hostname inside the output never ends a read
+  early). A rejected command is recognised by its text (:mod:`rocetune.platforms.common.
+  cli_errors`).
+- :class:`rocetune.collect.exec_channel.ExecTransport`: one SSH exec channel per command
+  over one paramiko connection (no PTY, no prompt scraping, real exit status and stderr,
+  several commands at a time): for Linux hosts.
+
+Both verify host keys against known_hosts (RejectPolicy) unless told otherwise.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from rocetune.collect.reasons import CollectError, Reason
+from rocetune.collect.target import Endpoint, Target, Timeouts, Trust, endpoint
+from rocetune.platforms.common.cli_errors import command_error
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+@dataclass(frozen=True)
+class Output:
+    """What one command returned."""
+
+    text: str
+    error: str | None = None
+    """None when the command succeeded, else the device's error (first line)."""
+    seconds: float = 0.0
+
+
+class Session(Protocol):
+    """An open connection to one device."""
+
+    def run(self, command: str) -> Output:
+        """Run one command; raise on a broken session (classified by the caller)."""
+        ...
+
+    def run_many(self, commands: Sequence[str]) -> list[Output]:
+        """Run independent commands (possibly at the same time); outputs in order."""
+        ...
+
+    def close(self) -> None:
+        """Close the connection (never raises)."""
+        ...
+
+
+class Transport(Protocol):
+    """Opens sessions."""
+
+    def open(self, target: Target) -> Session:
+        """Connect and authenticate; raise on failure (classified by the caller)."""
+        ...
+
+
+def check_command(command: str) -> None:
+    """Refuse a command with control characters (a newline would make it two commands)."""
+    if not command.strip() or _CONTROL.search(command):
+        raise CollectError(Reason.CONFIG, f"refusing to send command {command!r}")
+
+
+def finish_text(text: str) -> str:
+    text = text.replace("\r\n", "\n")
+    return text + "\n" if text and not text.endswith("\n") else text
+
+
+class NetmikoSession:
+    """An interactive netmiko session."""
+
+    def __init__(self, conn: Any, platform: str, read_timeout: float) -> None:
+        self.conn, self.platform, self.read_timeout = conn, platform, read_timeout
+        base = re.escape(str(conn.base_prompt).strip())
+        self.pattern = rf"(?:^|[\r\n]){base}[>#$%]?[ \t]*\Z"
+        self.broken = False
+        _notice_disconnect(conn)
+
+    def run(self, command: str) -> Output:
+        """Send one command and read up to the prompt."""
+        check_command(command)
+        start = time.monotonic()
+        try:
+            text = self.conn.send_command(
+                command,
+                expect_string=self.pattern,
+                read_timeout=self.read_timeout,
+                auto_find_prompt=False,
+            )
+        except Exception as exc:
+            self.broken = True
+            raise _with_command(exc, command) from exc
+        text = finish_text(str(text))
+        error = command_error(self.platform, text)
+        return Output(text, error, time.monotonic() - start)
+
+    def run_many(self, commands: Sequence[str]) -> list[Output]:
+        """One after another: an interactive session runs one command at a time."""
+        return [self.run(command) for command in commands]
+
+    def close(self) -> None:
+        """Disconnect (just drop the TCP connection after a failure), ignoring errors."""
+        with contextlib.suppress(Exception):  # a failed goodbye changes nothing
+            if self.broken:
+                self.conn.paramiko_cleanup()
+            else:
+                self.conn.disconnect()
+
+
+def _notice_disconnect(conn: Any) -> None:
+    """Make reads fail at once when the device drops the session.
+
+    netmiko keeps polling a closed channel until the read timeout and then reports a
+    timeout; this turns "no data and the channel is gone" into EOFError (disconnected).
+    """
+    chan, channel = getattr(conn, "remote_conn", None), getattr(conn, "channel", None)
+    if chan is None or channel is None or not hasattr(chan, "get_transport"):
+        return
+    inner = channel.read_channel
+
+    def read_channel() -> str:
+        data: str = inner()
+        if not data:
+            transport = chan.get_transport()
+            if chan.closed or chan.eof_received or transport is None or not transport.is_active():
+                raise EOFError("the device closed the connection")
+        return data
+
+    channel.read_channel = read_channel
+
+
+def quiet_paramiko() -> None:
+    """Stop paramiko's transport thread from printing tracebacks on stderr (the failure
+    is reported once, classified); a handler configured by the caller still gets them."""
+    logger = logging.getLogger("paramiko")
+    if not logger.handlers:
+        logger.addHandler(logging.NullHandler())
+
+
+def _with_command(exc: Exception, command: str) -> CollectError:
+    from rocetune.collect.reasons import classify
+
+    failure = classify(exc)
+    return CollectError(failure.reason, failure.detail, command)
+
+
+class NetmikoTransport:
+    """Sessions through netmiko's ConnectHandler."""
+
+    def __init__(self, timeouts: Timeouts, trust: Trust) -> None:
+        self.timeouts, self.trust = timeouts, trust
+
+    def params(self, target: Target, ep: Endpoint) -> dict[str, Any]:
+        """ConnectHandler keyword arguments (contains the password: never log them)."""
+        cred, t = target.credentials, self.timeouts
+        strict = not self.trust.insecure
+        return {
+            "device_type": target.device_type,
+            "host": ep.host,
+            "port": ep.port,
+            "username": ep.username,
+            "password": cred.password or "",
+            "use_keys": cred.use_keys,
+            "allow_agent": cred.use_keys and cred.key_file is None,
+            "key_file": cred.key_file,
+            "conn_timeout": t.connect,
+            "banner_timeout": min(t.banner, t.connect),
+            "auth_timeout": t.auth,
+            "ssh_strict": strict,
+            "system_host_keys": False,
+            "alt_host_keys": strict,
+            "alt_key_file": str(self.trust.known_hosts) if strict else "",
+            "sock": ep.sock(t.connect),
+            "fast_cli": True,
+        }
+
+    def open(self, target: Target) -> Session:
+        """Connect, prepare the terminal, learn the prompt."""
+        from netmiko import ConnectHandler
+
+        quiet_paramiko()
+        conn = ConnectHandler(**self.params(target, endpoint(target)))
+        return NetmikoSession(conn, target.platform, self.timeouts.read)

@@ -1,0 +1,74 @@
+"""The SSH device lab fixture: one server process for the whole test session."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.lab.lab import FIXTURES, LabServer, freeze_fabric, lab_fabric_devices, start_lab
+from tests.lab.secrets import secret_devices
+
+LEAF1 = {
+    "platform": "sonic",
+    "snapshot": str(FIXTURES.parent.parent / "inventories/lab/snapshots/leaf1"),
+}
+FAULTS: dict[str, dict[str, Any]] = {
+    "f-auth": {"auth": "reject"},
+    "f-authdelay": {"auth_delay_s": 3},
+    "f-slow": {"command_latency_ms": {"show runningconfiguration all": 2500}},
+    "f-drop": {"disconnect_on": "show runningconfiguration all"},
+    "f-tarpit": {"tarpit": True},
+    "f-unknown": {"unknown": ["show runningconfiguration all"]},
+    "f-hkunknown": {},
+    "f-hkmismatch": {},
+    "f-refused": {"refuse": True},
+}
+"""Fault device -> its knob (each a copy of leaf1 otherwise). Lab-only device names carry a
+prefix (f-, x-, s-) so they never collide with the example fabric's."""
+NXOS = FIXTURES / "nxos"
+OTHERS: dict[str, dict[str, Any]] = {
+    "x-eos": {
+        "platform": "eos",
+        "snapshot": str(FIXTURES / "eos" / "roce_spine"),
+        "pager": True,
+        "latency_ms": 5,
+    },
+    "x-nxos": {
+        "platform": "nxos",
+        "files": {
+            "show running-config": str(NXOS / "roce_spine_running_config.txt"),
+            "show interface | json": str(NXOS / "roce_spine_show_interface.json"),
+            "show lldp neighbors detail | json": str(NXOS / "roce_spine_lldp.json"),
+        },
+    },
+    "x-host-exec": {"platform": "linux_host", "snapshot": str(FIXTURES / "linux_host" / "gpu01")},
+    "x-host-unknown": {
+        "platform": "linux_host",
+        "snapshot": str(FIXTURES / "linux_host" / "gpu01"),
+        "unknown": ["mlnx_qos -i eth2"],
+    },
+    "x-host-shell": {
+        "platform": "linux_host",
+        "snapshot": str(FIXTURES / "linux_host" / "gpu01"),
+        "echo": "tty",
+    },
+}
+
+
+@pytest.fixture(scope="session")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabServer]:
+    """Every lab device: the example fabric, fault devices, other platforms, secrets."""
+    root = tmp_path_factory.mktemp("lab")
+    fabric = freeze_fabric(root / "fabric")
+    devices = lab_fabric_devices(fabric)
+    devices.update({name: {**LEAF1, **knob} for name, knob in FAULTS.items()})
+    devices.update(OTHERS)
+    devices.update(secret_devices(root / "secrets"))
+    server = start_lab(devices, root / "server")
+    server.fabric = fabric
+    try:
+        yield server
+    finally:
+        server.stop()

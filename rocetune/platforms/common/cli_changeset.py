@@ -1,0 +1,94 @@
+"""Change sets of indented-CLI platforms (EOS, NX-OS) with ``hier-config`` remediation.
+
+The running-config is scoped to what rocetune renders before the diff, so that nothing else
+of the switch is negated: a top-level line or section is kept when the intended config has the
+same line/section header, or when it starts with one of the platform's owned prefixes (then it
+is negated when the intended config lacks it). In sections the platform lists as *partial*
+(``interface ...``) only the children whose first word also starts an intended child of that
+section are kept (``mtu``, ``service-profile``, ...). Both texts are merged per section first
+(the renderer re-enters a section once per feature). ``hier-config``'s
+``WorkflowRemediation`` then gives the remediation (negations first) and the rollback;
+each top-level remediation item is one change, its kind the worst of its lines'.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from hier_config import HConfig, Platform, WorkflowRemediation, get_hconfig
+
+from rocetune.render.changes import Change, PlatformPlan, worst
+
+Tree = dict[str, "Tree"]
+
+
+@dataclass(frozen=True)
+class CliScope:
+    """What a platform owns in its running-config and how its lines are classified."""
+
+    platform: Platform
+    owned_prefixes: tuple[str, ...]
+    partial_sections: tuple[str, ...]
+    kind_of: Callable[[str], str]
+    port_of: Callable[[str], str | None]
+    hint: str
+
+
+def tree_of(text: str) -> Tree:
+    """Indented config text -> nested sections (same header merged; ``!``/``end`` dropped)."""
+    root: Tree = {}
+    stack: list[tuple[int, Tree]] = [(-1, root)]
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("!") or line == "end":
+            continue
+        indent = len(raw) - len(raw.lstrip(" "))
+        while stack[-1][0] >= indent:
+            stack.pop()
+        node = stack[-1][1].setdefault(line, {})
+        stack.append((indent, node))
+    return root
+
+
+def text_of(tree: Tree, depth: int = 0) -> list[str]:
+    """Nested sections -> indented lines (two spaces per level)."""
+    out: list[str] = []
+    for line, children in tree.items():
+        out.append("  " * depth + line)
+        out.extend(text_of(children, depth + 1))
+    return out
+
+
+def scoped(running: Tree, intended: Tree, scope: CliScope) -> Tree:
+    """The part of ``running`` rocetune owns (see the module docstring)."""
+    out: Tree = {}
+    for line, children in running.items():
+        if line in intended and line.startswith(scope.partial_sections):
+            firsts = {c.split()[0] for c in intended[line]}
+            out[line] = {c: v for c, v in children.items() if c.split()[0] in firsts}
+        elif line in intended or line.startswith(scope.owned_prefixes):
+            out[line] = children
+    return out
+
+
+def _lines(config: HConfig) -> list[str]:
+    return [c.cisco_style_text() for c in config.all_children_sorted()]
+
+
+def diff_cli(running_text: str, intended_text: str, scope: CliScope) -> PlatformPlan:
+    """Remediation and rollback from ``running_text`` to ``intended_text``."""
+    intended = tree_of(intended_text)
+    running = scoped(tree_of(running_text), intended, scope)
+    flow = WorkflowRemediation(
+        get_hconfig(scope.platform, "\n".join(text_of(running))),
+        get_hconfig(scope.platform, "\n".join(text_of(intended))),
+    )
+    plan = PlatformPlan(hint=scope.hint, rollback=_lines(flow.rollback_config))
+    for child in flow.remediation_config.children:
+        lines = [child.cisco_style_text()] + [
+            c.cisco_style_text() for c in child.all_children_sorted()
+        ]
+        kinds = [scope.kind_of(x.strip()) for x in lines]
+        plan.changes.append(Change("\n".join(lines), worst(kinds), scope.port_of(child.text)))
+    return plan

@@ -1,0 +1,71 @@
+"""Arista EOS change set: hier-config (``Platform.ARISTA_EOS``) remediation of the QoS lines.
+
+Owned top-level lines: ``qos map ...`` and ``priority-flow-control ...`` (negated when the
+intended config lacks them); ``qos profile`` sections are compared by name (a running profile
+of another name is left alone: interfaces may still use it); in ``interface`` sections only the
+lines rocetune renders there (``mtu``, ``service-profile``). Binding another ``service-profile``
+re-programs the port's PFC and trust at once, so it counts as a PFC change (disruptive).
+"""
+
+from __future__ import annotations
+
+from hier_config import Platform
+
+from rocetune.model import Device
+from rocetune.platforms.common.cli_changeset import CliScope, diff_cli
+from rocetune.platforms.eos.commands import RUNNING_CONFIG
+from rocetune.render.changes import PlatformPlan
+from rocetune.snapshot import Snapshot
+from rocetune.tune.target import DeviceTarget
+
+KINDS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("priority-flow-control pause watchdog",), "watchdog"),
+    (("qos trust",), "trust"),
+    (("priority-flow-control", "service-profile"), "pfc"),
+    (("mtu",), "mtu"),
+    (("speed",), "speed"),
+    (("random-detect",), "ecn"),
+    (("tx-queue", "bandwidth", "priority"), "scheduling"),
+    (("qos map",), "dscp_map"),
+)
+"""Line prefix -> neutral kind, first match wins (``no`` forms included)."""
+
+
+def kind_of(line: str) -> str:
+    """The neutral kind of one config line."""
+    bare = line[3:] if line.startswith("no ") else line
+    for prefixes, kind in KINDS:
+        if any(bare == p or bare.startswith(p + " ") for p in prefixes):
+            return kind
+    return "other"
+
+
+def port_of(header: str) -> str | None:
+    """The interface of an ``interface X`` section header."""
+    words = header.split()
+    return words[1] if len(words) == 2 and words[0] == "interface" else None
+
+
+SCOPE = CliScope(
+    platform=Platform.ARISTA_EOS,
+    owned_prefixes=("qos map ", "priority-flow-control "),
+    partial_sections=("interface ",),
+    kind_of=kind_of,
+    port_of=port_of,
+    hint=(
+        "apply in a configure session with `commit timer 00:10:00`, "
+        "then commit the session again to keep it"
+    ),
+)
+
+
+def changeset(
+    snapshot: Snapshot, rendered: dict[str, str], device: Device, target: DeviceTarget
+) -> PlatformPlan:
+    """Diff the snapshot's running-config against the rendered config."""
+    del device, target
+    source = snapshot.get(RUNNING_CONFIG) or next(iter(snapshot), None)
+    if source is None:
+        raise ValueError("the snapshot has no running-config (show running-config)")
+    intended = next(t for p, t in rendered.items() if p.endswith(".cfg"))
+    return diff_cli(source.text, intended, SCOPE)

@@ -1,0 +1,105 @@
+"""What a platform's change-set helper returns to ``rocetune plan``, and which changes disrupt.
+
+A platform helper (``rocetune/platforms/<p>/changeset.py``) diffs the device's running config
+against the rendered intended config and returns :class:`Change` objects in its own syntax
+(JSON Patch ops, ``nv set`` lines, CLI lines, host commands), each tagged with a neutral
+*kind*. This module decides, per kind, whether the change is disruptive and why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+DISRUPTION: dict[str, tuple[bool, str]] = {
+    "pfc": (
+        True,
+        "PFC enable/disable re-programs the port's lossless priority groups and pause "
+        "generation: the port flaps or blocks traffic briefly (roce-knowledge R-SW-30, S4)",
+    ),
+    "buffers": (
+        True,
+        "a buffer/headroom profile change re-carves the port's ingress buffer: traffic is "
+        "briefly blocked (roce-knowledge R-SW-30)",
+    ),
+    "roce_mode": (True, "changing the RoCE mode can flap interfaces (roce-knowledge S4)"),
+    "mtu": (True, "an MTU change re-initialises the port (link flap) [judgement]"),
+    "speed": (True, "a speed change re-negotiates the link (link flap) [judgement]"),
+    "trust": (
+        True,
+        "a trust change re-classifies all traffic of the port: lossless traffic lands in "
+        "another class until both ends agree [judgement]",
+    ),
+    "pause": (True, "changing link-level pause re-negotiates the link [judgement]"),
+    "dscp_map": (
+        False,
+        "a DSCP/priority map change re-programs classification without a flap or buffer "
+        "re-carve (traffic moves class at once: keep both link ends consistent) [judgement]",
+    ),
+    "ecn": (False, "ECN/WRED thresholds and DCQCN/CNP settings apply hitlessly [judgement]"),
+    "scheduling": (False, "scheduler weights and strict priority apply hitlessly [judgement]"),
+    "watchdog": (False, "PFC watchdog timers and actions apply hitlessly [judgement]"),
+    "other": (False, "does not touch the data path's lossless configuration [judgement]"),
+}
+"""kind -> (disruptive, why). Sources: /work/shared/docs/roce-knowledge.md; else [judgement]."""
+
+SEVERITY: tuple[str, ...] = (
+    "roce_mode",
+    "speed",
+    "mtu",
+    "pause",
+    "buffers",
+    "pfc",
+    "trust",
+    "dscp_map",
+    "ecn",
+    "scheduling",
+    "watchdog",
+    "other",
+)
+"""Kinds from most to least disruptive (a section's kind is its worst line's)."""
+
+
+def worst(kinds: list[str]) -> str:
+    """The most disruptive of ``kinds`` (``other`` when empty)."""
+    known = [k for k in kinds if k in SEVERITY]
+    return min(known, key=SEVERITY.index) if known else "other"
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change in the platform's own syntax."""
+
+    text: str
+    """The command(s) or JSON Patch op (one JSON object) that make the change."""
+    kind: str
+    """A key of :data:`DISRUPTION`."""
+    port: str | None = None
+    rollback: str | None = None
+    """The inverse of this change (None when the platform computes rollback as a whole)."""
+
+    @property
+    def disruptive(self) -> bool:
+        """True when applying the change flaps a port or briefly blocks traffic."""
+        return DISRUPTION.get(self.kind, DISRUPTION["other"])[0]
+
+    @property
+    def reason(self) -> str:
+        """Why the change is (or is not) disruptive."""
+        return DISRUPTION.get(self.kind, DISRUPTION["other"])[1]
+
+
+@dataclass
+class PlatformPlan:
+    """What a platform helper found for one device."""
+
+    changes: list[Change] = field(default_factory=list)
+    rollback: list[str] | None = None
+    """The whole rollback set when not per change (hier-config, host capture)."""
+    hint: str | None = None
+    """How to apply it safely (e.g. ``nv config apply --confirm``)."""
+    notes: list[str] = field(default_factory=list)
+
+
+def ordered(changes: list[Change]) -> list[Change]:
+    """Non-disruptive first, then disruptive; the platform's order is kept within each."""
+    return [c for c in changes if not c.disruptive] + [c for c in changes if c.disruptive]

@@ -1,0 +1,81 @@
+"""The Jinja environment of the config templates: sandboxed, StrictUndefined, no autoescape.
+
+Templates live in ``templates/<platform>/`` of a source checkout and are shipped in the wheel
+as ``rocetune/_data/templates`` (pyproject force-include). Output is plain text in the
+platform's own syntax, so there is no HTML autoescaping; instead every string that reaches a
+template is validated first (:mod:`rocetune.render.validate`), and values are written through
+the ``json`` filter (JSON documents) or as checked tokens (CLI and YAML).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from jinja2 import BaseLoader, Environment, StrictUndefined, TemplateNotFound
+from jinja2.loaders import split_template_path
+from jinja2.sandbox import SandboxedEnvironment
+
+from rocetune.errors import RocetuneError
+
+if TYPE_CHECKING:
+    if sys.version_info >= (3, 11):
+        from importlib.resources.abc import Traversable
+    else:
+        from importlib.abc import Traversable
+
+
+def templates_root(platform: str) -> Traversable | None:
+    """``templates/`` holding ``<platform>/``: installed data first, then the source checkout."""
+    installed = resources.files("rocetune").joinpath("_data").joinpath("templates")
+    if installed.joinpath(platform).is_dir():
+        return installed
+    checkout = Path(__file__).resolve().parents[2] / "templates"
+    if (checkout / platform).is_dir():
+        return checkout
+    return None
+
+
+class TemplateLoader(BaseLoader):
+    """Load templates from a directory or an importlib.resources traversable."""
+
+    def __init__(self, root: Traversable) -> None:
+        self.root = root
+
+    def get_source(
+        self, environment: Environment, template: str
+    ) -> tuple[str, str | None, Callable[[], bool] | None]:
+        """The template's text (Jinja splits the name and refuses ``..``)."""
+        node = self.root
+        for piece in split_template_path(template):
+            node = node.joinpath(piece)
+        if not node.is_file():
+            raise TemplateNotFound(template)
+        return node.read_text(encoding="utf-8"), None, lambda: True
+
+
+def to_json(value: Any, indent: int | None = None, level: int = 0) -> str:
+    """JSON text of ``value`` (sorted keys); continuation lines indented by ``level`` spaces."""
+    text = json.dumps(value, indent=indent, sort_keys=True, ensure_ascii=True)
+    return text.replace("\n", "\n" + " " * level) if level else text
+
+
+def environment(platform: str, root: Traversable | None = None) -> SandboxedEnvironment:
+    """The sandboxed, strict environment for ``templates/<platform>/``."""
+    base = root if root is not None else templates_root(platform)
+    if base is None:
+        raise RocetuneError(f"the {platform} config templates are not installed (templates/)")
+    env = SandboxedEnvironment(
+        loader=TemplateLoader(base),
+        autoescape=False,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["json"] = to_json
+    return env

@@ -1,0 +1,46 @@
+"""Synthetic devices for render tests: one switch of a platform with ports of one speed."""
+
+from __future__ import annotations
+
+from rocetune.model import BufferPool, Device, Fabric, Intent, Link, LinkEnd, Port
+
+SONIC_POOLS = {
+    "ingress_lossless_pool": BufferPool(
+        name="ingress_lossless_pool", direction="ingress", mode="dynamic", size_bytes=47218432
+    ),
+    "egress_lossless_pool": BufferPool(
+        name="egress_lossless_pool", direction="egress", mode="dynamic", size_bytes=60817392
+    ),
+    "egress_lossy_pool": BufferPool(
+        name="egress_lossy_pool", direction="egress", mode="dynamic", size_bytes=47218432
+    ),
+}
+PORT_NAMES = {
+    "sonic": ("Ethernet0", "Ethernet8"),
+    "cumulus": ("swp1", "swp2"),
+    "eos": ("Ethernet1/1", "Ethernet2/1"),
+    "nxos": ("Ethernet1/1", "Ethernet1/2"),
+}
+
+
+def switch(platform: str, speed_mbps: int, *, asic: str | None = None, name: str = "sw1") -> Device:
+    """A switch with two ports of ``speed_mbps`` (SONiC keeps Spectrum-sized pools)."""
+    ports = {p: Port(name=p, speed_mbps=speed_mbps, mtu=9100) for p in PORT_NAMES[platform]}
+    return Device(
+        name=name,
+        kind="switch",
+        platform=platform,
+        hostname=name,
+        asic=asic,
+        ports=ports,
+        buffer_pools=dict(SONIC_POOLS) if platform == "sonic" else None,
+    )
+
+
+def fabric(dev: Device, cable_m: float, intent: Intent | None = None) -> Fabric:
+    """``dev`` with every port cabled ``cable_m`` metres to a peer outside the fabric."""
+    links = tuple(
+        Link(a=LinkEnd(device=dev.name, port=p), b=LinkEnd(device="peer", port=p), length_m=cable_m)
+        for p in dev.ports
+    )
+    return Fabric(intent=intent or Intent(), devices={dev.name: dev}, links=links)

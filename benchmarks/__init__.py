@@ -1,0 +1,1 @@
+"""Reproducible speed and scale measurements (not part of the test run)."""

@@ -7,7 +7,7 @@ others: they are collected in :attr:`AuditResult.errors` (exit 2) or as device p
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -16,11 +16,13 @@ from rocetune.checks.base import RuleOptions
 from rocetune.checks.registry import all_rules
 from rocetune.engine import MISSING_CODE, Selection, run_checks, select_rules
 from rocetune.errors import ParseError, RocetuneError, SnapshotError
-from rocetune.inventory import load_inventory
+from rocetune.inventory import Inventory, load_inventory
 from rocetune.model import Device, DeviceProblem, Fabric, Finding, Intent, Link, Severity
 from rocetune.platforms import KNOWN_PLATFORMS, drivers, get_driver
 from rocetune.platforms.base import ParseResult, PlatformDriver, Provenance
 from rocetune.snapshot import Snapshot, read_directory, read_single_file, read_text
+from rocetune.suppress import Policy, PolicyReport, apply_to_result
+from rocetune.topology import merge_links
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,12 @@ class AuditResult:
     devices: dict[str, DeviceStatus]
     errors: list[RocetuneError] = field(default_factory=list)
     provenance: dict[str, Provenance] = field(default_factory=dict)
+    rules: tuple[str, ...] = ()
+    """Codes of the rules that were run (the selection); empty when not recorded."""
+    inventory: str | None = None
+    """The inventory file of an audit (reports point fabric-level findings at it)."""
+    policy: PolicyReport | None = None
+    """What severity overrides, suppressions and the baseline did (None: no policy given)."""
 
     @property
     def not_collected(self) -> list[str]:
@@ -121,10 +129,16 @@ def _read_dir(path: Path, platform: str | None) -> tuple[PlatformDriver, Snapsho
     return driver, snap
 
 
-def load_device(name: str, source: Path | None, platform: str | None, role: str | None) -> _Loaded:
-    """Read and parse one device's snapshot (directory or single file)."""
-    if source is None:
-        msg = "no snapshot and live collection is not available yet: not collected"
+def load_device(
+    name: str, source: Path | str | None, platform: str | None, role: str | None
+) -> _Loaded:
+    """Read and parse one device's snapshot (directory or single file).
+
+    ``source`` is a path, None (no snapshot, not collected) or a string: why live collection
+    failed (rocetune.collect).
+    """
+    if source is None or isinstance(source, str):
+        msg = source or "no snapshot and live collection is not available yet: not collected"
         return _Loaded(problem=DeviceProblem(device=name, kind="not-collected", message=msg))
     try:
         got = _read_dir(source, platform) if source.is_dir() else _read_file(source, platform)
@@ -179,26 +193,44 @@ def _assemble(
         elif item.error is not None:
             errors.append(item.error)
             status[name] = DeviceStatus(name, platform, "error", str(item.error))
-    fabric = Fabric(intent=intent, devices=devices, links=links, problems=tuple(problems))
+    fabric = Fabric(
+        intent=intent,
+        devices=devices,
+        links=merge_links(devices, links, intent, known=status),
+        problems=tuple(problems),
+        known_devices=tuple(status),
+    )
     findings = _check(fabric, prov, selection, options)
-    return AuditResult(fabric, findings, status, errors, prov)
+    ran = tuple(r.meta.code for r in select_rules(all_rules(), selection))
+    return AuditResult(fabric, findings, status, errors, prov, ran)
 
 
 def audit(
     inventory: Path | str,
     selection: Selection | None = None,
     options: dict[str, RuleOptions] | None = None,
+    *,
+    policy: Policy | None = None,
+    collector: Callable[[Inventory], Mapping[str, Path | str]] | None = None,
 ) -> AuditResult:
     """Audit every device of an inventory from its saved snapshot.
 
+    ``collector`` (rocetune.cli.collect.live_collector) collects the devices that have no
+    ``snapshot:`` first: name -> snapshot directory, or why it failed (exit 3).
     Raises InventoryError for an invalid inventory (nothing can be checked then).
     """
     inv = load_inventory(inventory)
+    live = collector(inv) if collector is not None else {}
+    sources = {d.name: live.get(d.name, d.snapshot) for d in inv.devices.values()}
     loaded = [
-        (d.name, d.platform, load_device(d.name, d.snapshot, d.platform, d.role))
+        (d.name, d.platform, load_device(d.name, sources[d.name], d.platform, d.role))
         for d in inv.devices.values()
     ]
-    return _assemble(loaded, inv.intent, inv.links, selection or Selection(), options)
+    result = _assemble(loaded, inv.intent, inv.links, selection or Selection(), options)
+    result.inventory = str(inventory)
+    if policy is not None or inv.suppressions:
+        apply_to_result(result, policy or Policy(), inv.suppressions)
+    return result
 
 
 def _unique_name(wanted: str, fallback: str, taken: set[str]) -> str:
@@ -217,6 +249,8 @@ def lint(
     intent: Intent | None = None,
     selection: Selection | None = None,
     options: dict[str, RuleOptions] | None = None,
+    *,
+    policy: Policy | None = None,
 ) -> AuditResult:
     """Lint saved config files (or snapshot directories) against an intent.
 
@@ -242,4 +276,7 @@ def lint(
             item = _Loaded(problem=problem, source=item.source)
         taken.add(name)
         loaded.append((name, platform, item))
-    return _assemble(loaded, intent or Intent(), (), selection or Selection(), options)
+    result = _assemble(loaded, intent or Intent(), (), selection or Selection(), options)
+    if policy is not None:
+        apply_to_result(result, policy, ())
+    return result

@@ -3,17 +3,25 @@
 from __future__ import annotations
 
 from rocetune.checks import (
+    buffer_limits,
     buffers,
     classification,
+    counters,
     coverage,
     ecn,
+    ecn_fabric,
+    ecn_thresholds,
     ets,
+    ets_share,
     fabric,
     links,
+    lldp,
     mtu,
     nic,
     pfc,
+    remark,
     topology,
+    verify,
     watchdog,
 )
 from rocetune.checks.base import Rule
@@ -28,12 +36,20 @@ def all_rules() -> tuple[type[Rule], ...]:
         watchdog,
         ecn,
         ets,
+        ets_share,
         buffers,
         mtu,
         nic,
         links,
         topology,
         fabric,
+        remark,
+        ecn_thresholds,
+        ecn_fabric,
+        buffer_limits,
+        lldp,
+        counters,
+        verify,
     )
     rules = [r for fam in families for r in fam.RULES]
     return tuple(sorted(rules, key=lambda r: r.meta.code))

@@ -10,14 +10,21 @@ from typing import Any, TypeVar
 import click
 
 from rocetune import __version__
+from rocetune.cli.collect import collect_cmd, collect_options, live_collector
 from rocetune.cli.common import (
     EXIT_INPUT,
     common_options,
     emit,
     load_intent,
     run_guarded,
-    selection_from,
 )
+from rocetune.cli.diff import diff as diff_cmd
+from rocetune.cli.explain import explain as explain_cmd
+from rocetune.cli.plan import plan as plan_cmd
+from rocetune.cli.render import render as render_cmd
+from rocetune.cli.settings import settings_from
+from rocetune.cli.verify import verify as verify_cmd
+from rocetune.platforms import KNOWN_PLATFORMS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -31,16 +38,32 @@ def cli() -> None:
 @cli.command()
 @click.argument("inventory", type=click.Path(dir_okay=False, path_type=Path))
 @common_options
-def audit(inventory: Path, **opts: Any) -> None:
+@click.option(
+    "--save-snapshot",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Keep the snapshots of live-collected devices in this directory.",
+)
+@collect_options
+def audit(inventory: Path, save_snapshot: Path | None, **opts: Any) -> None:
     """Audit every device of INVENTORY against the fabric's intent.
 
-    Devices with a `snapshot:` are read from it (a snapshot directory or one saved config).
+    Devices with a `snapshot:` are read from it (a snapshot directory or one saved config);
+    the others are collected live over SSH first (see `rocetune collect`).
     """
     from rocetune import api
 
     def job() -> int:
-        result = api.audit(inventory, selection_from(opts))
-        return emit(result, opts)
+        settings = settings_from(opts)
+        collector, scope = live_collector(opts, save_snapshot)
+        with scope:
+            result = api.audit(
+                inventory,
+                settings.selection,
+                settings.options,
+                policy=settings.policy,
+                collector=collector,
+            )
+            return emit(result, opts, settings)
 
     sys.exit(run_guarded(job))
 
@@ -49,7 +72,7 @@ def audit(inventory: Path, **opts: Any) -> None:
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option(
     "--platform",
-    type=click.Choice(["sonic", "cumulus"]),
+    type=click.Choice(list(KNOWN_PLATFORMS)),
     help="Platform of the files (default: detected from their content).",
 )
 @click.option(
@@ -62,7 +85,8 @@ def audit(inventory: Path, **opts: Any) -> None:
 def lint(
     files: tuple[Path, ...], platform: str | None, intent_file: Path | None, **opts: Any
 ) -> None:
-    """Lint saved config files (config_db.json, NVUE YAML or `nv set` lists).
+    """Lint saved config files and outputs: SONiC config_db.json, Cumulus NVUE YAML or `nv set`
+    lists, EOS and NX-OS running-configs, Linux host outputs (mlnx_qos, show_gids, ...).
 
     Each file is one device, named after the hostname in it (else the file name). Files are
     checked against the default intent unless --intent is given.
@@ -71,8 +95,16 @@ def lint(
 
     def job() -> int:
         intent = load_intent(intent_file) if intent_file else None
-        result = api.lint(list(files), platform, intent, selection_from(opts))
-        return emit(result, opts)
+        settings = settings_from(opts)
+        result = api.lint(
+            list(files),
+            platform,
+            intent,
+            settings.selection,
+            settings.options,
+            policy=settings.policy,
+        )
+        return emit(result, opts, settings)
 
     sys.exit(run_guarded(job))
 
@@ -101,6 +133,14 @@ def rules_cmd(fmt: str) -> None:
     for row in rows:
         head = f"{row['code']}  {row['name']:<24} {row['severity']:<8} {row['scope']:<7}"
         click.echo(f"{head} {row['summary']}")
+
+
+cli.add_command(collect_cmd)
+cli.add_command(diff_cmd)
+cli.add_command(explain_cmd)
+cli.add_command(render_cmd)
+cli.add_command(plan_cmd)
+cli.add_command(verify_cmd)
 
 
 def main() -> None:

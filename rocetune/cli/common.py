@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from rocetune.cli.settings import CONFIG_OPTIONS
 from rocetune.engine import Selection
 from rocetune.errors import RocetuneError
 from rocetune.model import Severity
@@ -17,6 +18,7 @@ from rocetune.report import FORMATS
 
 if TYPE_CHECKING:
     from rocetune.api import AuditResult
+    from rocetune.config import Settings
     from rocetune.model import Intent
 
 EXIT_INPUT = 2
@@ -28,7 +30,7 @@ def _split(values: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def common_options(func: F) -> F:
-    """Add --format, --select, --ignore, --fail-on and --output to a command."""
+    """Add --format, --select, --ignore, --fail-on, --output and the config options."""
     decorators = [
         click.option(
             "--format",
@@ -47,9 +49,9 @@ def common_options(func: F) -> F:
         click.option(
             "--fail-on",
             type=click.Choice(["error", "warning", "info"]),
-            default="error",
-            show_default=True,
-            help="Exit 1 when a finding at or above this severity is reported.",
+            default=None,
+            help="Exit 1 when a finding at or above this severity is reported"
+            " [default: the config's fail-on, else error].",
         ),
         click.option(
             "-o",
@@ -57,6 +59,7 @@ def common_options(func: F) -> F:
             type=click.Path(dir_okay=False, path_type=Path),
             help="Write the report to this file instead of standard output.",
         ),
+        *CONFIG_OPTIONS,
     ]
     for deco in reversed(decorators):
         func = deco(func)
@@ -68,10 +71,14 @@ def selection_from(opts: dict[str, Any]) -> Selection:
     return Selection(select=_split(opts["select"]) or ("ALL",), ignore=_split(opts["ignore"]))
 
 
-def emit(result: AuditResult, opts: dict[str, Any]) -> int:
+def emit(result: AuditResult, opts: dict[str, Any], settings: Settings | None = None) -> int:
     """Print per-device input errors on stderr, write the report, return the exit code."""
+    from rocetune.cli.settings import finish
     from rocetune.report import render
 
+    done = finish(result, opts)
+    if done is not None:
+        return done
     for err in result.errors:
         click.echo(f"rocetune: error: {err}", err=True)
     output: Path | None = opts["output"]
@@ -81,7 +88,8 @@ def emit(result: AuditResult, opts: dict[str, Any]) -> int:
         click.echo(body, nl=False)
     else:
         output.write_text(body, encoding="utf-8")
-    return result.exit_code(Severity(opts["fail_on"]))
+    fail_on = settings.fail_on if settings else Severity(opts["fail_on"] or "error")
+    return result.exit_code(fail_on)
 
 
 def run_guarded(job: Callable[[], int]) -> int:

@@ -26,7 +26,7 @@ from ruamel.yaml import YAML
 
 from rocetune.checks.registry import all_rules, rule_by_code
 from rocetune.engine import run_checks
-from rocetune.model import Device, Fabric, Intent, Link, LinkEnd
+from rocetune.model import Device, Fabric, Intent, Link, LinkEnd, PerftestResult, PortCounters
 
 CASES_DIR = Path(__file__).parent / "cases"
 
@@ -65,6 +65,8 @@ def build_fabric(case: dict[str, Any]) -> Fabric:
         intent=Intent.model_validate(case.get("intent") or {}),
         devices={n: _device(n, d) for n, d in (case.get("devices") or {}).items()},
         links=links,
+        counters=tuple(PortCounters.model_validate(c) for c in case.get("counters") or []),
+        perftest=tuple(PerftestResult.model_validate(r) for r in case.get("perftest") or []),
     )
 
 

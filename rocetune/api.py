@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from rocetune.checks.base import RuleOptions
 from rocetune.checks.registry import all_rules
@@ -23,6 +23,9 @@ from rocetune.platforms.base import ParseResult, PlatformDriver, Provenance
 from rocetune.snapshot import Snapshot, read_directory, read_single_file, read_text
 from rocetune.suppress import Policy, PolicyReport, apply_to_result
 from rocetune.topology import merge_links
+
+if TYPE_CHECKING:
+    from rocetune.verify.results import PairResult
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,8 @@ class AuditResult:
     """The inventory file of an audit (reports point fabric-level findings at it)."""
     policy: PolicyReport | None = None
     """What severity overrides, suppressions and the baseline did (None: no policy given)."""
+    verify: tuple[PairResult, ...] | None = None
+    """Per-test perftest results of ``rocetune verify`` (None: no verification ran)."""
 
     @property
     def not_collected(self) -> list[str]:

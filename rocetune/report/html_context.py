@@ -30,6 +30,7 @@ from rocetune.report.html_tables import (
     headroom_rows,
     link_rows,
 )
+from rocetune.report.html_verify import VerifyView, build_verify
 
 if TYPE_CHECKING:
     from rocetune.api import AuditResult
@@ -128,6 +129,8 @@ class ReportContext:
     matrix_columns: tuple[str, ...]
     links: tuple[LinkRow, ...]
     headroom: tuple[HeadroomRow, ...]
+    verify: VerifyView | None = None
+    """The Verification section (None: no verification ran, the section is left out)."""
 
 
 _CODE_SPAN = re.compile(r"`([^`]*)`")
@@ -302,4 +305,9 @@ def build_context(
         matrix_columns=MATRIX_COLUMNS,
         links=links,
         headroom=headroom,
+        verify=build_verify(
+            result.verify,
+            result.fabric.intent.verify.min_bandwidth_fraction,
+            result.fabric.intent.verify.max_latency_us,
+        ),
     )

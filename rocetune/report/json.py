@@ -37,12 +37,15 @@ def to_data(result: AuditResult) -> dict[str, Any]:
         name: {"platform": st.platform, "status": st.status, "error": st.error}
         for name, st in sorted(result.devices.items())
     }
-    return {
+    data: dict[str, Any] = {
         "version": SCHEMA_VERSION,
         "findings": findings,
         "devices": devices,
         "summary": result.summary(),
     }
+    if result.verify is not None:  # only `rocetune verify` reports carry it
+        data["verify"] = [row.to_data() for row in result.verify]
+    return data
 
 
 def render(result: AuditResult, colour: bool = False) -> str:

@@ -25,6 +25,7 @@ from rocetune.inventory import Inventory
 from rocetune.model import Intent, PerftestResult
 from rocetune.suppress import Policy, apply_to_result
 from rocetune.verify.plan import Plan
+from rocetune.verify.results import pair_results
 from rocetune.verify.runner import Verification
 
 
@@ -78,8 +79,13 @@ def with_verification(
     rules = select_rules(all_rules(), selection)
     report_missing = any(r.meta.code == MISSING_CODE for r in rules)
     findings = run_checks(fabric, rules, options, base.provenance, report_missing=report_missing)
+    tests = [(str(t.client), str(t.server), r) for _, t, r in found.tests]
     result = replace(
-        base, fabric=fabric, findings=findings, rules=tuple(r.meta.code for r in rules)
+        base,
+        fabric=fabric,
+        findings=findings,
+        rules=tuple(r.meta.code for r in rules),
+        verify=pair_results(tests, fabric.intent),
     )
     if policy is not None or inv.suppressions:
         apply_to_result(result, policy or Policy(), inv.suppressions)

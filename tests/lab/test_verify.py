@@ -18,6 +18,7 @@ from tests.lab.lab import (
     run_cli,
     start_lab,
 )
+from tests.report.test_html import Page
 
 PERF = FIXTURES / "perftest" / "lab"
 DEFAULTS = {
@@ -101,6 +102,47 @@ def test_verify_pairs(vlab: LabServer, tmp_path: Path) -> None:
     ]
     rt904 = next(f for f in json.loads(run.out)["findings"] if f["code"] == "RT904")
     assert "Couldn't connect to 192.168.125.211:18515" in rt904["message"]
+    rows = [
+        (
+            v["pair"]["client"],
+            v["pair"]["server"],
+            v["test"],
+            v["percent_of_line_rate"],
+            v["verdict"],
+        )
+        for v in json.loads(run.out)["verify"]
+    ]
+    assert rows == [
+        ("gpu01:eth2", "gpu02:eth2", "bw", 98.12, "pass"),
+        ("gpu02:eth3", "gpu03:eth3", "bw", 75.3, "low"),
+        ("gpu03:eth2", "gpu04:eth2", "bw", None, "failed"),
+        ("gpu04:eth3", "gpu01:eth3", "bw", 203.14, "impossible"),
+    ]
+    assert vlab.running_servers() == []
+
+
+def test_verify_html_report(vlab: LabServer, tmp_path: Path) -> None:
+    """`--format html -o`: the Verification section, one bar per pair, no results table text."""
+    out = tmp_path / "report.html"
+    run = _verify(vlab, tmp_path, PAIRS, "--tests", "bw", "--format", "html", "-o", str(out))
+    assert run.code == 1, run.err
+    html = out.read_text(encoding="utf-8")
+    assert "perftest results per pair" not in html
+    page = Page(html)
+    assert len(page.all("section", id="verification")) == 1
+    bars = page.all("rect", cls="bar")
+    assert [b["class"] for b in bars] == [
+        "bar lvl-ok",
+        "bar lvl-error",
+        "bar lvl-error",
+        "bar lvl-warning",
+    ]
+    assert [r["data-client"] for r in page.all("tr", cls="verify-row")] == [
+        "gpu01:eth2",
+        "gpu02:eth3",
+        "gpu03:eth2",
+        "gpu04:eth3",
+    ]
     assert vlab.running_servers() == []
 
 

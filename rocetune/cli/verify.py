@@ -107,7 +107,8 @@ def verify(
     stops the servers, then reads the counters again. The report is the audit plus the
     counter rules (RT801-RT810) and the perftest rules (RT901-RT904); the text report starts
     with a results table per pair; JSON has a `verify` list and HTML a bandwidth chart.
-    --dry-run reads the snapshots only (devices without one are left out) and prints the exact perftest command lines per round.
+    --dry-run reads the snapshots only (devices without one are left out) and prints the
+    exact perftest command lines per round.
     """
 
     def job() -> int:

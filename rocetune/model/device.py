@@ -18,6 +18,27 @@ Trust = Literal["dscp", "pcp", "both", "port"]
 SchedulerKind = Literal["strict", "dwrr", "wrr", "ets", "vendor"]
 
 
+Feature = Literal[
+    "trust",
+    "dscp_map",
+    "pfc",
+    "watchdog",
+    "ecn",
+    "scheduler",
+    "buffers",
+    "mtu",
+    "speed",
+    "cnp",
+    "dcqcn",
+    "roce_mode",
+    "lldp",
+    "ports",
+]
+"""What an input item may change. Rules that depend on a feature of a port must not assert
+absence there when an :class:`Unparsed` item touches that feature (they say RT000 "could
+not verify" instead). ``ports`` = which ports exist (breakout, chassis keys)."""
+
+
 class Unparsed(Model):
     """A QoS-relevant input item the parser did not understand (reported as RT001)."""
 
@@ -26,6 +47,11 @@ class Unparsed(Model):
     reason: str
     file: str | None = None
     line: int | None = None
+    ports: tuple[str, ...] | None = None
+    """The ports the item applies to (an interface body, a port key); None = not bound to
+    particular ports (a global line: it may affect every port)."""
+    features: tuple[Feature, ...] = ()
+    """The facts the item may change; () = unknown or none the rules read (prose, banners)."""
 
 
 class EcnProfile(Model):

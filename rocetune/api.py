@@ -8,157 +8,34 @@ others: they are collected in :attr:`AuditResult.errors` (exit 2) or as device p
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
 
 from rocetune.checks.base import RuleOptions
 from rocetune.checks.registry import all_rules
 from rocetune.engine import MISSING_CODE, Selection, run_checks, select_rules
-from rocetune.errors import ParseError, RocetuneError, SnapshotError
+from rocetune.errors import RocetuneError
 from rocetune.inventory import Inventory, load_inventory
-from rocetune.model import Device, DeviceProblem, Fabric, Finding, Intent, Link, Severity
-from rocetune.platforms import KNOWN_PLATFORMS, drivers, get_driver
-from rocetune.platforms.base import ParseResult, PlatformDriver, Provenance
-from rocetune.snapshot import Snapshot, read_directory, read_single_file, read_text
-from rocetune.suppress import Policy, PolicyReport, apply_to_result
+from rocetune.load import Loaded, load_device, read_source
+from rocetune.model import (
+    AuditResult,
+    Device,
+    DeviceProblem,
+    DeviceStatus,
+    Fabric,
+    Finding,
+    Intent,
+    Link,
+    Provenance,
+)
+from rocetune.platforms import KNOWN_PLATFORMS
+from rocetune.platforms.base import ParseResult
+from rocetune.render.plan import DevicePlan, plan_device
+from rocetune.render.run import DeviceRender, RenderReport, render_fabric, write_report
+from rocetune.snapshot import Snapshot
+from rocetune.suppress import Policy, apply_to_result
 from rocetune.topology import merge_links
 
-if TYPE_CHECKING:
-    from rocetune.verify.results import PairResult
-
-
-@dataclass(frozen=True)
-class DeviceStatus:
-    """Whether a device made it into the model."""
-
-    name: str
-    platform: str | None
-    status: Literal["ok", "error"]
-    error: str | None = None
-
-
-@dataclass
-class AuditResult:
-    """Findings plus everything needed to pick an exit code and report device status."""
-
-    fabric: Fabric
-    findings: list[Finding]
-    devices: dict[str, DeviceStatus]
-    errors: list[RocetuneError] = field(default_factory=list)
-    provenance: dict[str, Provenance] = field(default_factory=dict)
-    rules: tuple[str, ...] = ()
-    """Codes of the rules that were run (the selection); empty when not recorded."""
-    inventory: str | None = None
-    """The inventory file of an audit (reports point fabric-level findings at it)."""
-    policy: PolicyReport | None = None
-    """What severity overrides, suppressions and the baseline did (None: no policy given)."""
-    verify: tuple[PairResult, ...] | None = None
-    """Per-test perftest results of ``rocetune verify`` (None: no verification ran)."""
-
-    @property
-    def not_collected(self) -> list[str]:
-        """Devices that have no snapshot and could not be collected."""
-        return [p.device for p in self.fabric.problems if p.kind == "not-collected"]
-
-    def summary(self) -> dict[str, int]:
-        """Finding counts by severity."""
-        out = {s.value: 0 for s in (Severity.ERROR, Severity.WARNING, Severity.INFO)}
-        for f in self.findings:
-            out[f.severity.value] += 1
-        return out
-
-    def exit_code(self, fail_on: Severity = Severity.ERROR) -> int:
-        """0 clean, 1 findings at or above ``fail_on``, 2 input errors, 3 not collected."""
-        if self.errors:
-            return 2
-        if self.not_collected:
-            return 3
-        if any(f.severity.rank >= fail_on.rank for f in self.findings):
-            return 1
-        return 0
-
-
-@dataclass(frozen=True)
-class _Loaded:
-    result: ParseResult | None = None
-    problem: DeviceProblem | None = None
-    error: RocetuneError | None = None
-    source: str | None = None
-
-
-def _sniff(path: Path, text: str) -> tuple[PlatformDriver, Snapshot] | None:
-    for driver in drivers().values():
-        command = driver.sniff(str(path), text)
-        if command is not None:
-            return driver, read_single_file(path, command)
-    return None
-
-
-def _read_file(path: Path, platform: str | None) -> tuple[PlatformDriver, Snapshot] | str:
-    """Read one saved config; return the driver and snapshot, or why it cannot be read."""
-    if not path.is_file():
-        raise SnapshotError("snapshot file does not exist", file=path)
-    body = read_text(path)
-    if platform is None:
-        found = _sniff(path, body)
-        if found is None:
-            names = ", ".join(d.name for d in drivers().values())
-            return f"cannot tell the platform of {path} (supported: {names}); set platform:"
-        return found
-    driver = get_driver(platform)
-    if driver is None:
-        return f"platform {platform!r} is not supported yet"
-    command = driver.sniff(str(path), body) or driver.commands()[0]
-    return driver, read_single_file(path, command)
-
-
-def _read_dir(path: Path, platform: str | None) -> tuple[PlatformDriver, Snapshot] | str:
-    snap = read_directory(path)
-    if platform and snap.meta.platform and snap.meta.platform != platform:
-        msg = (
-            f"snapshot was collected from platform {snap.meta.platform!r}, "
-            f"inventory says {platform!r}"
-        )
-        raise SnapshotError(msg, file=path)
-    platform = platform or snap.meta.platform
-    if platform is None:
-        for f in snap:
-            found = _sniff(Path(f.path), f.text)
-            if found is not None:
-                return found[0], snap
-        return f"cannot tell the platform of snapshot {path}; set platform:"
-    driver = get_driver(platform)
-    if driver is None:
-        return f"platform {platform!r} is not supported yet"
-    return driver, snap
-
-
-def load_device(
-    name: str, source: Path | str | None, platform: str | None, role: str | None
-) -> _Loaded:
-    """Read and parse one device's snapshot (directory or single file).
-
-    ``source`` is a path, None (no snapshot, not collected) or a string: why live collection
-    failed (rocetune.collect).
-    """
-    if source is None or isinstance(source, str):
-        msg = source or "no snapshot and live collection is not available yet: not collected"
-        return _Loaded(problem=DeviceProblem(device=name, kind="not-collected", message=msg))
-    try:
-        got = _read_dir(source, platform) if source.is_dir() else _read_file(source, platform)
-        if isinstance(got, str):
-            problem = DeviceProblem(
-                device=name, kind="unsupported-platform", message=got, platform=platform
-            )
-            return _Loaded(problem=problem, source=str(source))
-        driver, snap = got
-        return _Loaded(result=driver.parse(snap, name, role))
-    except (ParseError, SnapshotError) as exc:
-        return _Loaded(error=exc)
-    except Exception as exc:  # a parser bug must not lose the other devices
-        msg = f"internal error while reading this snapshot: {type(exc).__name__}: {exc}"
-        return _Loaded(error=RocetuneError(msg.splitlines()[0], file=source))
+__all__ = ["AuditResult", "DeviceStatus", "audit", "audit_inventory", "lint", "plan", "render"]
 
 
 def _check(
@@ -173,7 +50,7 @@ def _check(
 
 
 def _assemble(
-    loaded: Iterable[tuple[str, str | None, _Loaded]],
+    loaded: Iterable[tuple[str, str | None, Loaded]],
     intent: Intent,
     links: tuple[Link, ...],
     selection: Selection,
@@ -225,6 +102,20 @@ def audit(
     Raises InventoryError for an invalid inventory (nothing can be checked then).
     """
     inv = load_inventory(inventory)
+    result = audit_inventory(inv, selection, options, policy=policy, collector=collector)
+    result.inventory = str(inventory)
+    return result
+
+
+def audit_inventory(
+    inv: Inventory,
+    selection: Selection | None = None,
+    options: dict[str, RuleOptions] | None = None,
+    *,
+    policy: Policy | None = None,
+    collector: Callable[[Inventory], Mapping[str, Path | str]] | None = None,
+) -> AuditResult:
+    """:func:`audit` of an inventory already loaded (callers that need it too load it once)."""
     live = collector(inv) if collector is not None else {}
     sources = {d.name: live.get(d.name, d.snapshot) for d in inv.devices.values()}
     loaded = [
@@ -232,7 +123,7 @@ def audit(
         for d in inv.devices.values()
     ]
     result = _assemble(loaded, inv.intent, inv.links, selection or Selection(), options)
-    result.inventory = str(inventory)
+    result.inventory = str(inv.path)
     if policy is not None or inv.suppressions:
         apply_to_result(result, policy or Policy(), inv.suppressions)
     return result
@@ -263,7 +154,7 @@ def lint(
     """
     if platform is not None and platform not in KNOWN_PLATFORMS:
         raise RocetuneError(f"unknown platform {platform!r}; known: {', '.join(KNOWN_PLATFORMS)}")
-    loaded: list[tuple[str, str | None, _Loaded]] = []
+    loaded: list[tuple[str, str | None, Loaded]] = []
     taken: set[str] = set()
     for raw in paths:
         path = Path(raw)
@@ -274,14 +165,56 @@ def lint(
             name = _unique_name(item.result.device.hostname or stem, stem, taken)
             if name != item.result.device.name:
                 device = item.result.device.model_copy(update={"name": name})
-                item = _Loaded(result=ParseResult(device, item.result.provenance))
+                item = Loaded(result=ParseResult(device, item.result.provenance))
         elif item.problem is not None:
             name = _unique_name(stem, stem, taken)
             problem = item.problem.model_copy(update={"device": name})
-            item = _Loaded(problem=problem, source=item.source)
+            item = Loaded(problem=problem, source=item.source)
         taken.add(name)
         loaded.append((name, platform, item))
     result = _assemble(loaded, intent or Intent(), (), selection or Selection(), options)
     if policy is not None:
         apply_to_result(result, policy, ())
     return result
+
+
+def render(
+    inventory: Path | str, out_dir: Path, *, only_fix: bool = False
+) -> tuple[RenderReport, list[RocetuneError]]:
+    """Audit ``inventory``, render its devices into ``out_dir``; also the audit's input errors."""
+    result = audit(inventory)
+    report = render_fabric(result.fabric, result.findings, only_fix=only_fix)
+    for problem in result.fabric.problems:
+        msg = problem.message
+        report.devices.append(DeviceRender(problem.device, problem.platform, "skipped", msg))
+    return write_report(report, out_dir), list(result.errors)
+
+
+def plan(inventory: Path | str) -> tuple[list[DevicePlan], list[RocetuneError]]:
+    """Audit ``inventory`` (same parse as audit) and plan every device (inventory read once)."""
+    inv = load_inventory(inventory)
+    result = audit_inventory(inv)
+    result.inventory = str(inventory)
+    fabric = result.fabric
+    out: list[DevicePlan] = []
+    for entry in inv.devices.values():
+        device = fabric.devices.get(entry.name)
+        if device is None or entry.snapshot is None:
+            why = result.devices[entry.name].error if entry.name in result.devices else ""
+            out.append(DevicePlan(entry.name, entry.platform, "skipped", why or "not parsed"))
+            continue
+        try:
+            snap = _running(Path(entry.snapshot), entry.platform)
+        except RocetuneError as exc:
+            out.append(DevicePlan(entry.name, entry.platform, "error", str(exc)))
+            continue
+        out.append(plan_device(entry.name, device, snap, fabric))
+    return out, list(result.errors)
+
+
+def _running(path: Path, platform: str | None) -> Snapshot:
+    """The saved running config a plan diffs against."""
+    got = read_source(path, platform)
+    if isinstance(got, str):
+        raise RocetuneError(got, file=path)
+    return got[1]

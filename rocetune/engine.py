@@ -7,8 +7,7 @@ from dataclasses import dataclass
 
 from rocetune.checks.base import CheckContext, Issue, Missing, Rule, RuleOptions
 from rocetune.errors import ConfigError
-from rocetune.model import Fabric, Finding, Severity
-from rocetune.platforms.base import Provenance
+from rocetune.model import Fabric, Finding, Provenance, Severity
 
 MISSING_CODE = "RT000"
 _MAX_LISTED = 5

@@ -32,7 +32,7 @@ from rocetune.fingerprint import FINGERPRINT_KEY, fingerprint_parts, fingerprint
 from rocetune.model import Finding, Model, Severity
 
 if TYPE_CHECKING:
-    from rocetune.api import AuditResult
+    from rocetune.model import AuditResult
 
 BASELINE_VERSION = 1
 

@@ -17,9 +17,8 @@ from rocetune.model import Severity
 from rocetune.report import FORMATS
 
 if TYPE_CHECKING:
-    from rocetune.api import AuditResult
     from rocetune.config import Settings
-    from rocetune.model import Intent
+    from rocetune.model import AuditResult, Intent
 
 EXIT_INPUT = 2
 F = TypeVar("F", bound=Callable[..., Any])

@@ -25,10 +25,11 @@ def plan(inventory: Path, fmt: str) -> None:
     reason, followed by the rollback set. Exit 0 when no device needs a change, 1 when some
     do, 2 when a device cannot be planned (input or render errors).
     """
-    from rocetune.render.plan import plan_inventory, to_json, to_text
+    from rocetune import api
+    from rocetune.render.plan import to_json, to_text
 
     def job() -> int:
-        plans, errors = plan_inventory(inventory)
+        plans, errors = api.plan(inventory)
         for err in errors:
             click.echo(f"rocetune: error: {err}", err=True)
         click.echo(to_json(plans) if fmt == "json" else to_text(plans), nl=False)

@@ -55,10 +55,10 @@ def render(inventory: Path, out_dir: Path, only_fix: bool) -> None:
     Devices of platforms that cannot be rendered yet are skipped with a note. Exit 0, or 2
     when a device cannot be rendered (unsafe names, intent the platform cannot express).
     """
-    from rocetune.render.run import render_inventory
+    from rocetune import api
 
     def job() -> int:
-        report, errors = render_inventory(inventory, out_dir, only_fix=only_fix)
+        report, errors = api.render(inventory, out_dir, only_fix=only_fix)
         for err in errors:
             click.echo(f"rocetune: error: {err}", err=True)
         for line in _summary(report):

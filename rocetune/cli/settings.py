@@ -16,8 +16,8 @@ import click
 from rocetune.model import Severity
 
 if TYPE_CHECKING:
-    from rocetune.api import AuditResult
     from rocetune.config import Settings
+    from rocetune.model import AuditResult
 
 EXIT_INPUT = 2
 EXIT_NOT_COLLECTED = 3

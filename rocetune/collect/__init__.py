@@ -6,14 +6,16 @@ Entry point: :func:`collect` (inventory -> one snapshot directory per device). M
 netmiko and exec-channel sessions), :mod:`.device` (one device's commands and follow-ups,
 redaction), :mod:`.redactors` (platform -> redaction rules in rocetune/platforms),
 :mod:`.writer` (atomic snapshot directories), :mod:`.reasons` (failure classification),
-:mod:`.runner` (the worker pool), :mod:`.progress` (stderr progress).
+:mod:`.job` (one device: retries, snapshot), :mod:`.pool` (threads and processes),
+:mod:`.runner` (inventory -> jobs -> outcomes), :mod:`.progress` (stderr progress).
 """
 
 from __future__ import annotations
 
+from rocetune.collect.job import Outcome
 from rocetune.collect.options import DEFAULT_WORKERS, DEVICE_TYPES, CollectOptions
 from rocetune.collect.reasons import Failure, Reason
-from rocetune.collect.runner import CollectConfigError, Outcome, collect
+from rocetune.collect.runner import CollectConfigError, collect
 from rocetune.collect.target import Timeouts, Trust
 
 __all__ = [

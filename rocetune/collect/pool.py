@@ -18,11 +18,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rocetune.collect.job import Job, Outcome, run_job
 from rocetune.collect.reasons import Failure, Reason
 
 if TYPE_CHECKING:
     from rocetune.collect.options import CollectOptions
-    from rocetune.collect.runner import Job, Outcome
 
 MIN_JOBS_PER_PROCESS = 64
 MAX_AUTO_PROCESSES = 4
@@ -40,8 +40,6 @@ def process_count(options: CollectOptions, jobs: int) -> int:
 
 def run_threads(jobs: Sequence[Job], out_dir: Path, options: CollectOptions) -> Iterator[Outcome]:
     """Yield outcomes as devices finish (a thread per concurrent device)."""
-    from rocetune.collect.runner import run_job
-
     if not jobs:
         return
     stop = threading.Event()
@@ -113,8 +111,6 @@ class ProcessFleet:
                 proc.join()
 
     def _lost(self, done: set[str]) -> Iterator[Outcome]:
-        from rocetune.collect.runner import Outcome
-
         for name in self.names:
             if name not in done:
                 failure = Failure(Reason.INTERNAL, "the collecting process died")

@@ -6,7 +6,7 @@ import sys
 import time
 from typing import IO, Any
 
-from rocetune.collect.runner import Outcome
+from rocetune.collect.job import Outcome
 
 
 def describe(outcome: Outcome) -> str:

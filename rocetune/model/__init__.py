@@ -1,4 +1,4 @@
-"""Vendor-neutral model. Imports nothing else from rocetune."""
+"""Vendor-neutral model. Imports nothing else from rocetune (``rocetune.errors`` for types only)."""
 
 from rocetune.model.base import Model
 from rocetune.model.device import (
@@ -25,6 +25,14 @@ from rocetune.model.intent import (
     VerifyIntent,
     WatchdogIntent,
 )
+from rocetune.model.provenance import Provenance, SourceRef
+from rocetune.model.result import (
+    AuditResult,
+    DeviceStatus,
+    PairResult,
+    PolicyOutcome,
+    Verdict,
+)
 from rocetune.model.verify import (
     BandwidthRow,
     LatencyRow,
@@ -35,12 +43,14 @@ from rocetune.model.verify import (
 )
 
 __all__ = [
+    "AuditResult",
     "BandwidthRow",
     "BufferPool",
     "BufferProfile",
     "CnpIntent",
     "Device",
     "DeviceProblem",
+    "DeviceStatus",
     "EcnIntent",
     "EcnProfile",
     "Fabric",
@@ -54,15 +64,20 @@ __all__ = [
     "Model",
     "MtuIntent",
     "NicPort",
+    "PairResult",
     "PerftestError",
     "PerftestHeader",
     "PerftestResult",
+    "PolicyOutcome",
     "Port",
     "PortCounters",
+    "Provenance",
     "Scheduler",
     "Severity",
+    "SourceRef",
     "Trust",
     "Unparsed",
+    "Verdict",
     "VerifyIntent",
     "Watchdog",
     "WatchdogIntent",

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rocetune.errors import RocetuneError
+from rocetune.platforms.spec import FEATURES, RenderSpec
 from rocetune.render.env import environment
-from rocetune.render.spec import FEATURES, RenderSpec
 from rocetune.render.validate import check_context, check_name, problem_of_text
 from rocetune.tune.target import DeviceTarget
 

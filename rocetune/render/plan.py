@@ -3,7 +3,7 @@
 Running = the device's snapshot (SONiC CONFIG_DB JSON, NVUE YAML, EOS/NX-OS running-config;
 hosts: the collected values); intended = the full render of :mod:`rocetune.render`. Each
 platform's ``changeset.py`` diffs them in its own syntax (explicit registry below); this module
-marks each change disruptive or not (:mod:`rocetune.render.changes`) and orders it:
+marks each change disruptive or not (:mod:`rocetune.platforms.changes`) and orders it:
 non-disruptive changes first, then disruptive ones, each group in the platform's dependency
 order.
 """
@@ -13,12 +13,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Literal
 
 from rocetune.errors import RocetuneError
 from rocetune.model import Device
-from rocetune.render.changes import Change, PlatformPlan, ordered
+from rocetune.platforms.changes import Change, PlatformPlan, ordered
 from rocetune.render.run import render_device
 from rocetune.snapshot import Snapshot
 from rocetune.tune.target import DeviceTarget, device_target
@@ -100,39 +99,6 @@ def plan_device(name: str, device: Device, snapshot: Snapshot, fabric: Any) -> D
     return DevicePlan(
         name, device.platform, status, "", changes, _rollback(got, got.changes), got.hint, notes
     )
-
-
-def _snapshot(path: Path, platform: str | None) -> Snapshot:
-    from rocetune import api
-
-    got = api._read_dir(path, platform) if path.is_dir() else api._read_file(path, platform)
-    if isinstance(got, str):
-        raise RocetuneError(got, file=path)
-    return got[1]
-
-
-def plan_inventory(inventory: Path | str) -> tuple[list[DevicePlan], list[RocetuneError]]:
-    """Audit ``inventory`` (same parse as audit) and plan every device."""
-    from rocetune import api
-    from rocetune.inventory import load_inventory
-
-    inv = load_inventory(inventory)
-    result = api.audit(inventory)
-    fabric = result.fabric
-    out: list[DevicePlan] = []
-    for entry in inv.devices.values():
-        device = fabric.devices.get(entry.name)
-        if device is None or entry.snapshot is None:
-            why = result.devices[entry.name].error if entry.name in result.devices else ""
-            out.append(DevicePlan(entry.name, entry.platform, "skipped", why or "not parsed"))
-            continue
-        try:
-            snap = _snapshot(Path(entry.snapshot), entry.platform)
-        except RocetuneError as exc:
-            out.append(DevicePlan(entry.name, entry.platform, "error", str(exc)))
-            continue
-        out.append(plan_device(entry.name, device, snap, fabric))
-    return out, list(result.errors)
 
 
 def to_json(plans: list[DevicePlan]) -> str:

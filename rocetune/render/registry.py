@@ -6,7 +6,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from rocetune.render.spec import RenderSpec
+    from rocetune.platforms.spec import RenderSpec
 
 
 @cache

@@ -15,10 +15,10 @@ from typing import Literal
 
 from rocetune.errors import RocetuneError
 from rocetune.model import Fabric, Finding
+from rocetune.platforms.spec import FEATURES
 from rocetune.render.core import RenderedFile, render_target
 from rocetune.render.fix import features_to_fix
 from rocetune.render.registry import get_renderer, renderers
-from rocetune.render.spec import FEATURES
 from rocetune.render.writer import write_if_changed
 from rocetune.tune.classes import TargetError
 from rocetune.tune.target import device_target
@@ -98,17 +98,3 @@ def write_report(report: RenderReport, out_dir: Path) -> RenderReport:
             if write_if_changed(out_dir / f.path, f.text):
                 dev.written.append(f.path)
     return report
-
-
-def render_inventory(
-    inventory: Path | str, out_dir: Path, *, only_fix: bool = False
-) -> tuple[RenderReport, list[RocetuneError]]:
-    """Audit ``inventory``, render its devices into ``out_dir``; also the audit's input errors."""
-    from rocetune import api
-
-    result = api.audit(inventory)
-    report = render_fabric(result.fabric, result.findings, only_fix=only_fix)
-    for problem in result.fabric.problems:
-        msg = problem.message
-        report.devices.append(DeviceRender(problem.device, problem.platform, "skipped", msg))
-    return write_report(report, out_dir), list(result.errors)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from rocetune.api import AuditResult
+    from rocetune.model import AuditResult
 
 FORMATS: dict[str, str] = {
     "text": "rocetune.report.text",

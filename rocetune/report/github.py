@@ -17,7 +17,7 @@ from rocetune.model import Finding, Severity
 from rocetune.report import display_path
 
 if TYPE_CHECKING:
-    from rocetune.api import AuditResult
+    from rocetune.model import AuditResult
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 CAPS = {Severity.ERROR: 10, Severity.WARNING: 10, Severity.INFO: 9}

@@ -23,7 +23,7 @@ from rocetune.report.html_context import FixText, build_context
 from rocetune.rules_docs import load_doc
 
 if TYPE_CHECKING:
-    from rocetune.api import AuditResult
+    from rocetune.model import AuditResult
 
     if sys.version_info >= (3, 11):
         from importlib.resources.abc import Traversable

@@ -33,7 +33,7 @@ from rocetune.report.html_tables import (
 from rocetune.report.html_verify import VerifyView, build_verify
 
 if TYPE_CHECKING:
-    from rocetune.api import AuditResult
+    from rocetune.model import AuditResult
 
 FixText = Callable[[str], str]
 """Rule code -> the markdown of its "How to fix" section ("" when there is none)."""

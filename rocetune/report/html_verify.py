@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from rocetune.report.html_common import Level
 
 if TYPE_CHECKING:
-    from rocetune.verify.results import PairResult
+    from rocetune.model import PairResult
 
 LABEL_W = 250
 CHART_W = 460

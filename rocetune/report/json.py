@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from rocetune.report import display_path
 
 if TYPE_CHECKING:
-    from rocetune.api import AuditResult
+    from rocetune.model import AuditResult
 
 SCHEMA_VERSION = 1
 FINDING_KEYS = (

@@ -19,8 +19,8 @@ from rocetune.model import Finding
 from rocetune.report import display_path
 
 if TYPE_CHECKING:
-    from rocetune.api import AuditResult
     from rocetune.checks.base import Rule
+    from rocetune.model import AuditResult
 
 MISSING = "RT000"
 DEVICE_SCOPES = frozenset({"port", "device", "counters", "verify"})

@@ -23,8 +23,8 @@ from rocetune.report import display_path
 from rocetune.rules_docs import REPOSITORY_URL, doc_url, load_docs
 
 if TYPE_CHECKING:
-    from rocetune.api import AuditResult
     from rocetune.checks.base import Rule
+    from rocetune.model import AuditResult
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

@@ -11,7 +11,7 @@ from rocetune.model import Finding, Severity
 from rocetune.report import display_path
 
 if TYPE_CHECKING:
-    from rocetune.api import AuditResult
+    from rocetune.model import AuditResult
 
 _COLOURS = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from rocetune.api import AuditResult
 from rocetune.checks.base import RuleOptions
 from rocetune.checks.registry import all_rules
 from rocetune.collect import CollectOptions
@@ -22,7 +21,7 @@ from rocetune.collect.transport import Session
 from rocetune.engine import MISSING_CODE, Selection, run_checks, select_rules
 from rocetune.errors import RocetuneError
 from rocetune.inventory import Inventory
-from rocetune.model import Intent, PerftestResult
+from rocetune.model import AuditResult, Intent, PerftestResult
 from rocetune.suppress import Policy, apply_to_result
 from rocetune.verify.plan import Plan
 from rocetune.verify.results import pair_results

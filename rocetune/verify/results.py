@@ -8,60 +8,8 @@ the results table shows plus a verdict against the intent's thresholds
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any, Literal
 
-from rocetune.model import Intent, PerftestResult
-
-Verdict = Literal["pass", "failed", "low", "impossible", "high", "no result"]
-"""``failed``: errors or cut short; ``low``: bandwidth under the intent's fraction of line
-rate; ``impossible``: above line rate; ``high``: latency above the intent's maximum;
-``no result``: complete output without a usable number."""
-
-
-@dataclass(frozen=True)
-class PairResult:
-    """One test of one pair (client -> server)."""
-
-    client: str
-    server: str
-    test: str
-    """``bw`` or ``lat``."""
-    tool: str | None
-    bandwidth_gbps: float | None
-    """Best average bandwidth over the message sizes (bw tests)."""
-    line_rate_gbps: float | None
-    """The slower end's line rate; None: unknown."""
-    t_typical_us: float | None
-    t_avg_us: float | None
-    verdict: Verdict
-    error: str | None = None
-    """The first error perftest printed (failed tests)."""
-
-    @property
-    def percent_of_line_rate(self) -> float | None:
-        """Bandwidth as a percentage of the line rate (None: either unknown)."""
-        if self.bandwidth_gbps is None or not self.line_rate_gbps:
-            return None
-        return 100 * self.bandwidth_gbps / self.line_rate_gbps
-
-    def to_data(self) -> dict[str, Any]:
-        """The JSON form (``verify`` list of the JSON report)."""
-        pct = self.percent_of_line_rate
-        latency = None
-        if self.t_typical_us is not None or self.t_avg_us is not None:
-            latency = {"t_typical": self.t_typical_us, "t_avg": self.t_avg_us}
-        return {
-            "pair": {"client": self.client, "server": self.server},
-            "test": self.test,
-            "tool": self.tool,
-            "bandwidth_gbps": self.bandwidth_gbps,
-            "line_rate_gbps": self.line_rate_gbps,
-            "percent_of_line_rate": None if pct is None else round(pct, 2),
-            "latency_us": latency,
-            "verdict": self.verdict,
-            "error": self.error,
-        }
+from rocetune.model import Intent, PairResult, PerftestResult, Verdict
 
 
 def _bandwidth(r: PerftestResult) -> float | None:

@@ -8,13 +8,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from rocetune.api import plan as plan_inventory
 from rocetune.cli import cli
 from rocetune.platforms.common.cli_changeset import diff_cli
 from rocetune.platforms.cumulus.changeset import diff_trees
 from rocetune.platforms.eos.changeset import SCOPE as EOS
 from rocetune.platforms.nxos.changeset import SCOPE as NXOS
 from rocetune.platforms.sonic.changeset import diff_config_db
-from rocetune.render.plan import DevicePlan, plan_inventory
+from rocetune.render.plan import DevicePlan
 
 LAB = Path(__file__).parents[2] / "inventories" / "lab" / "inventory.yaml"
 

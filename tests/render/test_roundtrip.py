@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 from rocetune import api
-from rocetune.api import AuditResult
-from rocetune.model import Fabric, Intent, Port, Severity
+from rocetune.model import AuditResult, Fabric, Intent, Port, Severity
 from rocetune.render.run import RenderReport, render_fabric, write_report
 from rocetune.tune.target import PortTarget, device_target
 from tests.render.fabrics import fabric, switch

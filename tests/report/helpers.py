@@ -5,10 +5,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rocetune.api import AuditResult, DeviceStatus
 from rocetune.checks.registry import rule_by_code
-from rocetune.model import Device, Fabric, Finding, Link, LinkEnd, Port, Severity
-from rocetune.platforms.base import Provenance
+from rocetune.model import (
+    AuditResult,
+    Device,
+    DeviceStatus,
+    Fabric,
+    Finding,
+    Link,
+    LinkEnd,
+    Port,
+    Provenance,
+    Severity,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 LAB = ROOT / "inventories" / "lab" / "inventory.yaml"

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from rocetune.api import AuditResult, DeviceStatus
 from rocetune.model import (
+    AuditResult,
     BufferProfile,
     Device,
+    DeviceStatus,
     Fabric,
     Finding,
     Link,

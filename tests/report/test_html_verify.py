@@ -7,12 +7,19 @@ from dataclasses import replace
 
 import pytest
 
-from rocetune.api import AuditResult
-from rocetune.model import BandwidthRow, Intent, LatencyRow, PerftestError, PerftestResult
+from rocetune.model import (
+    AuditResult,
+    BandwidthRow,
+    Intent,
+    LatencyRow,
+    PairResult,
+    PerftestError,
+    PerftestResult,
+)
 from rocetune.report import json as json_report
 from rocetune.report.html import render_html
 from rocetune.report.html_verify import CHART_W, LABEL_W, axis_max
-from rocetune.verify.results import PairResult, pair_results
+from rocetune.verify.results import pair_results
 from tests.report.html_fixture import EVIL_DEVICE, small_result, stub_fixes
 from tests.report.test_html import Page
 

@@ -175,9 +175,9 @@ def test_command_error(platform: str, output: str, error: str | None) -> None:
 def test_progress_lines_and_bar() -> None:
     import io
 
+    from rocetune.collect.job import Outcome
     from rocetune.collect.progress import PlainProgress, RichProgress, progress_for
     from rocetune.collect.reasons import Failure
-    from rocetune.collect.runner import Outcome
 
     ok = Outcome("leaf1", "sonic", Path("x"), None, 0.5, 3, 1)
     bad = Outcome("leaf2", "sonic", failure=Failure(Reason.AUTH_FAILED, "rejected"))

@@ -10,8 +10,7 @@ from rocetune.checks.base import CheckContext, Issue, Missing, PortRule, Result,
 from rocetune.checks.coverage import MissingData, UnparsedConfig
 from rocetune.engine import Selection, run_checks, select_rules
 from rocetune.errors import ConfigError
-from rocetune.model import Device, Fabric, Port, Severity, Unparsed
-from rocetune.platforms.base import Provenance
+from rocetune.model import Device, Fabric, Port, Provenance, Severity, Unparsed
 
 
 class MtuProbe(PortRule):

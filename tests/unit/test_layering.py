@@ -1,4 +1,8 @@
-"""Architecture contracts: who may import whom (architecture.md, "Dependency direction")."""
+"""Architecture contracts: who may import whom (docs/architecture.md, "Layers").
+
+The full contract is the import-linter one in pyproject.toml (run here and by ``lint-imports``);
+the hand-written checks below keep the most important rules readable in one place.
+"""
 
 from __future__ import annotations
 
@@ -41,7 +45,9 @@ def test_forbidden_imports(package: str, forbidden: tuple[str, ...]) -> None:
     offenders = []
     for path, mods in imports_under(package).items():
         for mod in mods:
-            if package == "rocetune.model" and mod.startswith("rocetune.model"):
+            if package == "rocetune.model" and mod.startswith(
+                ("rocetune.model", "rocetune.errors")
+            ):
                 continue
             if any(mod == f.rstrip(".") or mod.startswith(f) for f in forbidden):
                 offenders.append(f"{path.relative_to(PKG.parent)} imports {mod}")
@@ -62,3 +68,23 @@ def test_importing_the_package_has_no_side_effects() -> None:
     code = "import sys, rocetune; print(sorted(m for m in sys.modules if m.startswith('rocetune')))"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert proc.stdout.strip() == "['rocetune']"
+
+
+def test_import_linter_contracts_hold() -> None:
+    """pyproject's [tool.importlinter] layers, with an empty ignore list."""
+    root = PKG.parent
+    pyproject = (root / "pyproject.toml").read_text(encoding="utf-8")
+    assert "ignore_imports = []" in pyproject
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from importlinter.cli import lint_imports_command; lint_imports_command()",
+            "--no-cache",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=root,
+    )
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]

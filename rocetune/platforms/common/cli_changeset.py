@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from hier_config import HConfig, Platform, WorkflowRemediation, get_hconfig
 
-from rocetune.render.changes import Change, PlatformPlan, worst
+from rocetune.platforms.changes import Change, PlatformPlan, worst
 
 Tree = dict[str, "Tree"]
 

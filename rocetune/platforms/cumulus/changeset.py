@@ -17,12 +17,12 @@ import re
 from typing import Any
 
 from rocetune.model import Device
+from rocetune.platforms.changes import Change, PlatformPlan
 from rocetune.platforms.cumulus.commands import NV_CONFIG
 from rocetune.platforms.cumulus.commands_text import is_commands_text, load_commands
 from rocetune.platforms.cumulus.nvue_yaml import load_yaml
 from rocetune.platforms.cumulus.tree import ConfigTree, Issues, KeyPath
 from rocetune.platforms.cumulus.values import expand_ids, expand_names
-from rocetune.render.changes import Change, PlatformPlan
 from rocetune.snapshot import Snapshot
 from rocetune.tune.target import DeviceTarget
 

@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from rocetune.render.spec import Output, RenderSpec
+from rocetune.platforms.spec import Output, RenderSpec
 from rocetune.tune.target import DeviceTarget, PortTarget
 
 POOL_PERCENT = 50

@@ -12,9 +12,9 @@ from __future__ import annotations
 from hier_config import Platform
 
 from rocetune.model import Device
+from rocetune.platforms.changes import PlatformPlan
 from rocetune.platforms.common.cli_changeset import CliScope, diff_cli
 from rocetune.platforms.eos.commands import RUNNING_CONFIG
-from rocetune.render.changes import PlatformPlan
 from rocetune.snapshot import Snapshot
 from rocetune.tune.target import DeviceTarget
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rocetune.render.spec import Output, RenderSpec
+from rocetune.platforms.spec import Output, RenderSpec
 from rocetune.tune.target import DeviceTarget, PortTarget
 
 DSCPS_PER_LINE = 8

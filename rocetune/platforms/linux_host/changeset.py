@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 
 from rocetune.model import Device, NicPort
-from rocetune.render.changes import Change, PlatformPlan
+from rocetune.platforms.changes import Change, PlatformPlan
 from rocetune.snapshot import Snapshot
 from rocetune.tune.target import DeviceTarget
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
-from rocetune.render.spec import Output, RenderSpec
+from rocetune.platforms.spec import Output, RenderSpec
 from rocetune.tune.nic import NicTarget
 from rocetune.tune.target import DeviceTarget
 

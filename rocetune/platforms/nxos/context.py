@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rocetune.render.spec import Output, RenderSpec
+from rocetune.platforms.spec import Output, RenderSpec
 from rocetune.tune.target import DeviceTarget, PortTarget
 
 INTERVAL_RANGE = (100, 1000)

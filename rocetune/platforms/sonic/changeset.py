@@ -18,8 +18,8 @@ import json
 from typing import Any
 
 from rocetune.model import Device
+from rocetune.platforms.changes import Change, PlatformPlan
 from rocetune.platforms.sonic.commands import CONFIG_DB
-from rocetune.render.changes import Change, PlatformPlan
 from rocetune.snapshot import Snapshot
 from rocetune.tune.target import DeviceTarget
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rocetune.render.spec import Output, RenderSpec
+from rocetune.platforms.spec import Output, RenderSpec
 from rocetune.tune.target import DeviceTarget, PortTarget
 
 MAP = "ROCETUNE"

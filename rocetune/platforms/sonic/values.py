@@ -16,12 +16,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from rocetune.model import Unparsed
-
-if TYPE_CHECKING:
-    from rocetune.platforms.sonic.tables import Entry
 
 T = TypeVar("T")
 V_co = TypeVar("V_co", covariant=True)
@@ -30,6 +27,32 @@ _INT = re.compile(r"-?\d+")
 _FLOAT = re.compile(r"-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
 _OLD_REF = re.compile(r"\[([A-Za-z0-9_]+)\|([^\]]*)\]")
 _MAX_INDEX = 63
+
+
+class Entry(Protocol):
+    """What the readers need of a table entry (:class:`rocetune.platforms.sonic.tables.Entry`).
+
+    A protocol, so that this module does not import :mod:`.tables` (which imports it).
+    """
+
+    @property
+    def table(self) -> str:
+        """The table name."""
+        ...
+
+    @property
+    def item(self) -> str:
+        """``TABLE|key``."""
+        ...
+
+    @property
+    def fields(self) -> dict[str, object]:
+        """Field name -> raw value."""
+        ...
+
+    def line_of(self, name: str) -> int | None:
+        """Line of a field, or of the entry when the field has none."""
+        ...
 
 
 @dataclass(frozen=True)

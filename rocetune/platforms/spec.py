@@ -2,6 +2,7 @@
 
 Every platform that can be rendered defines one :class:`RenderSpec` named ``RENDER`` in
 ``rocetune/platforms/<p>/context.py``; :mod:`rocetune.render.registry` lists them explicitly.
+Platforms define it and the renderer reads it, so it lives here, below both.
 """
 
 from __future__ import annotations

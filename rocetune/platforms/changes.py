@@ -3,7 +3,8 @@
 A platform helper (``rocetune/platforms/<p>/changeset.py``) diffs the device's running config
 against the rendered intended config and returns :class:`Change` objects in its own syntax
 (JSON Patch ops, ``nv set`` lines, CLI lines, host commands), each tagged with a neutral
-*kind*. This module decides, per kind, whether the change is disruptive and why.
+*kind*. This module decides, per kind, whether the change is disruptive and why. It is the
+contract between the platforms (which build changes) and :mod:`rocetune.render.plan`.
 """
 
 from __future__ import annotations

@@ -13,8 +13,9 @@ from rocetune.cli.common import common_options, emit, run_guarded
 from rocetune.cli.settings import settings_from
 
 if TYPE_CHECKING:
-    from rocetune.model import Fabric
+    from rocetune.model import AuditResult
     from rocetune.verify.plan import Endpoint, PairMode, Plan, Settings
+    from rocetune.verify.runner import Verification
 
 PAIR_MODES = ("all", "ring", "cross-leaf")
 
@@ -42,15 +43,6 @@ def _pairs(value: str) -> PairMode | list[tuple[Endpoint, Endpoint]]:
         msg = f"--pairs: not all, ring, cross-leaf or a readable file: {value!r} ({exc})"
         raise ConfigError(msg) from None
     return parse_pairs(text)
-
-
-def _plan(fabric: Fabric, inventory: Path, pairs: str, settings: Settings) -> Plan:
-    from rocetune.inventory import load_inventory
-    from rocetune.verify.plan import build_plan
-
-    inv = load_inventory(inventory)
-    addresses = {d.name: d.host for d in inv.devices.values() if d.host is not None}
-    return build_plan(fabric, _pairs(pairs), addresses, settings)
 
 
 def dry_run_text(plan: Plan) -> str:
@@ -117,8 +109,9 @@ def verify(
         settings = settings_from(opts)
         verify_settings = _settings(tests, duration)
         if dry_run:
-            base = api.audit(inventory, settings.selection, settings.options)
-            plan = _plan(base.fabric, inventory, pairs, verify_settings)
+            _, _, plan = api.verify_plan(
+                inventory, _pairs(pairs), verify_settings, settings.selection, settings.options
+            )
             click.echo(dry_run_text(plan), nl=False)
             return 0
         if test_timeout <= duration:
@@ -126,64 +119,41 @@ def verify(
             return 2
         collector, scope = live_collector(opts, None)
         with scope:
-            base = api.audit(inventory, settings.selection, settings.options, collector=collector)
-        return _live(
-            inventory,
+            base, inv, plan = api.verify_plan(
+                inventory,
+                _pairs(pairs),
+                verify_settings,
+                settings.selection,
+                settings.options,
+                collector=collector,
+            )
+        for end, why in plan.skipped:
+            click.echo(f"rocetune: skipped {end}: {why}", err=True)
+        # a client prints its results at the end: the SSH read must outlast `timeout`
+        read = max(float(opts["read_timeout"]), test_timeout + 10.0)
+        result, found = api.verify(
             base,
-            pairs=pairs,
-            verify_settings=verify_settings,
+            inv,
+            plan,
+            options_from({**opts, "read_timeout": read}),
             test_timeout=test_timeout,
-            settings=settings,
-            opts=opts,
+            selection=settings.selection,
+            options=settings.options,
+            policy=settings.policy,
         )
+        for problem in found.problems:
+            click.echo(f"rocetune: {problem}", err=True)
+        return _emit(result, found, opts, settings)
 
     sys.exit(run_guarded(job))
 
 
-def _live(
-    inventory: Path,
-    base: Any,
-    *,
-    pairs: str,
-    verify_settings: Settings,
-    test_timeout: int,
-    settings: Any,
-    opts: dict[str, Any],
-) -> int:
-    from rocetune.inventory import load_inventory
-    from rocetune.verify.live import (
-        close_all,
-        open_sessions,
-        plan_hosts,
-        results_table,
-        with_verification,
-    )
-    from rocetune.verify.runner import PlanRunner, RunOptions
+def _emit(result: AuditResult, found: Verification, opts: dict[str, Any], settings: Any) -> int:
+    """The report; the text report starts with the results table."""
+    from rocetune.verify.live import results_table
 
-    plan = _plan(base.fabric, inventory, pairs, verify_settings)
-    for end, why in plan.skipped:
-        click.echo(f"rocetune: skipped {end}: {why}", err=True)
-    inv = load_inventory(inventory)
-    # a client prints its results at the end: the SSH read must outlast `timeout`
-    read = max(float(opts["read_timeout"]), test_timeout + 10.0)
-    sessions = open_sessions(inv, plan_hosts(plan), options_from({**opts, "read_timeout": read}))
-    try:
-        runner = PlanRunner(base.fabric, sessions, RunOptions(test_timeout_s=test_timeout))
-        found = runner.run(plan)
-    finally:
-        close_all(sessions.values())
-    for problem in found.problems:
-        click.echo(f"rocetune: {problem}", err=True)
-    result = with_verification(
-        base,
-        found,
-        selection=settings.selection,
-        options=settings.options,
-        policy=settings.policy,
-        inv=inv,
-    )
     if opts["fmt"] == "text":
-        table = results_table(found, base.fabric.intent)
+        table = results_table(found, result.fabric.intent)
         if opts["output"] is None:
             click.echo(table, nl=False)
             return emit(result, opts, settings)

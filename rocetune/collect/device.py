@@ -15,8 +15,9 @@ from datetime import datetime, timezone
 
 from rocetune.collect.reasons import CollectError, Reason
 from rocetune.collect.target import Target
-from rocetune.collect.transport import Output, Session, Transport
+from rocetune.collect.transport import Transport
 from rocetune.platforms.base import PlatformDriver
+from rocetune.session import Output, Session
 from rocetune.snapshot import Command, CommandRecord, Snapshot, SnapshotMeta, SourceFile
 
 Redactor = Callable[[Command, str], str]

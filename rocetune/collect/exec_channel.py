@@ -20,7 +20,8 @@ from typing import Any
 from rocetune.collect import shell_batch
 from rocetune.collect.reasons import CollectError, Reason
 from rocetune.collect.target import Target, Timeouts, Trust, endpoint
-from rocetune.collect.transport import Output, Session, check_command, finish_text, quiet_paramiko
+from rocetune.collect.transport import check_command, finish_text, quiet_paramiko
+from rocetune.session import Output, Session
 
 LANES = 8
 """Channels open at the same time on one connection (below OpenSSH's MaxSessions 10)."""

@@ -19,40 +19,14 @@ import logging
 import re
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from rocetune.collect.reasons import CollectError, Reason
 from rocetune.collect.target import Endpoint, Target, Timeouts, Trust, endpoint
 from rocetune.platforms.common.cli_errors import command_error
+from rocetune.session import Output, Session
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-
-
-@dataclass(frozen=True)
-class Output:
-    """What one command returned."""
-
-    text: str
-    error: str | None = None
-    """None when the command succeeded, else the device's error (first line)."""
-    seconds: float = 0.0
-
-
-class Session(Protocol):
-    """An open connection to one device."""
-
-    def run(self, command: str) -> Output:
-        """Run one command; raise on a broken session (classified by the caller)."""
-        ...
-
-    def run_many(self, commands: Sequence[str]) -> list[Output]:
-        """Run independent commands (possibly at the same time); outputs in order."""
-        ...
-
-    def close(self) -> None:
-        """Close the connection (never raises)."""
-        ...
 
 
 class Transport(Protocol):

@@ -18,9 +18,9 @@ from jinja2 import StrictUndefined
 from jinja2.sandbox import SandboxedEnvironment
 
 from rocetune.errors import RocetuneError
-from rocetune.render.env import TemplateLoader, templates_root
 from rocetune.report.html_context import FixText, build_context
 from rocetune.rules_docs import load_doc
+from rocetune.templating import TemplateLoader, templates_root
 
 if TYPE_CHECKING:
     from rocetune.model import AuditResult

@@ -34,10 +34,10 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from rocetune.collect.transport import Output, Session
 from rocetune.model import Fabric, PerftestError, PerftestResult, PortCounters
 from rocetune.platforms.linux_host.commands import HW_COUNTERS, STATS
 from rocetune.platforms.linux_host.counters import nic_counters, parse_counter_text
+from rocetune.session import Output, Session
 from rocetune.verify.counters import counter_delta
 from rocetune.verify.perftest import parse_perftest
 from rocetune.verify.plan import Endpoint, Plan, Test

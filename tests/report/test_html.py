@@ -362,9 +362,9 @@ def test_templates_found_in_checkout_and_installed_layout(
     data = tmp_path / "rocetune" / "_data" / "templates" / "report"
     data.mkdir(parents=True)
     (data / "x.j2").write_text("installed {{ v }}")
-    from rocetune.render import env as render_env
+    from rocetune import templating
 
-    monkeypatch.setattr(render_env.resources, "files", lambda _pkg: tmp_path / "rocetune")
+    monkeypatch.setattr(templating.resources, "files", lambda _pkg: tmp_path / "rocetune")
     assert environment().get_template("report/x.j2").render(v="<ok>") == "installed &lt;ok&gt;"
 
 

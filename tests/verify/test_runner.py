@@ -12,9 +12,9 @@ import pytest
 
 from rocetune import api
 from rocetune.checks.registry import all_rules
-from rocetune.collect.transport import Output
 from rocetune.engine import Selection, run_checks, select_rules
 from rocetune.model import Fabric, PerftestResult
+from rocetune.session import Output
 from rocetune.verify.perftest import parse_perftest
 from rocetune.verify.plan import Endpoint, Plan, Settings, build_plan
 from rocetune.verify.runner import PlanRunner, RunOptions

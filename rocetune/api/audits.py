@@ -1,4 +1,4 @@
-"""The typed library API behind the CLI: audit an inventory, lint config files.
+"""Audit an inventory, lint config files.
 
 Nothing here prints; callers pick a reporter. Input problems of one device never stop the
 others: they are collected in :attr:`AuditResult.errors` (exit 2) or as device problems
@@ -15,7 +15,7 @@ from rocetune.checks.registry import all_rules
 from rocetune.engine import MISSING_CODE, Selection, run_checks, select_rules
 from rocetune.errors import RocetuneError
 from rocetune.inventory import Inventory, load_inventory
-from rocetune.load import Loaded, load_device, read_source
+from rocetune.load import Loaded, load_device
 from rocetune.model import (
     AuditResult,
     Device,
@@ -29,13 +29,8 @@ from rocetune.model import (
 )
 from rocetune.platforms import KNOWN_PLATFORMS
 from rocetune.platforms.base import ParseResult
-from rocetune.render.plan import DevicePlan, plan_device
-from rocetune.render.run import DeviceRender, RenderReport, render_fabric, write_report
-from rocetune.snapshot import Snapshot
 from rocetune.suppress import Policy, apply_to_result
 from rocetune.topology import merge_links
-
-__all__ = ["AuditResult", "DeviceStatus", "audit", "audit_inventory", "lint", "plan", "render"]
 
 
 def _check(
@@ -176,45 +171,3 @@ def lint(
     if policy is not None:
         apply_to_result(result, policy, ())
     return result
-
-
-def render(
-    inventory: Path | str, out_dir: Path, *, only_fix: bool = False
-) -> tuple[RenderReport, list[RocetuneError]]:
-    """Audit ``inventory``, render its devices into ``out_dir``; also the audit's input errors."""
-    result = audit(inventory)
-    report = render_fabric(result.fabric, result.findings, only_fix=only_fix)
-    for problem in result.fabric.problems:
-        msg = problem.message
-        report.devices.append(DeviceRender(problem.device, problem.platform, "skipped", msg))
-    return write_report(report, out_dir), list(result.errors)
-
-
-def plan(inventory: Path | str) -> tuple[list[DevicePlan], list[RocetuneError]]:
-    """Audit ``inventory`` (same parse as audit) and plan every device (inventory read once)."""
-    inv = load_inventory(inventory)
-    result = audit_inventory(inv)
-    result.inventory = str(inventory)
-    fabric = result.fabric
-    out: list[DevicePlan] = []
-    for entry in inv.devices.values():
-        device = fabric.devices.get(entry.name)
-        if device is None or entry.snapshot is None:
-            why = result.devices[entry.name].error if entry.name in result.devices else ""
-            out.append(DevicePlan(entry.name, entry.platform, "skipped", why or "not parsed"))
-            continue
-        try:
-            snap = _running(Path(entry.snapshot), entry.platform)
-        except RocetuneError as exc:
-            out.append(DevicePlan(entry.name, entry.platform, "error", str(exc)))
-            continue
-        out.append(plan_device(entry.name, device, snap, fabric))
-    return out, list(result.errors)
-
-
-def _running(path: Path, platform: str | None) -> Snapshot:
-    """The saved running config a plan diffs against."""
-    got = read_source(path, platform)
-    if isinstance(got, str):
-        raise RocetuneError(got, file=path)
-    return got[1]

@@ -1,0 +1,50 @@
+"""The typed library API behind the CLI: every command's work, without printing.
+
+- :mod:`.audits`: :func:`audit` an inventory, :func:`lint` config files;
+- :mod:`.changes`: :func:`render` the intended configs, :func:`plan` the change;
+- :mod:`.verification`: :func:`verify_plan` and :func:`verify` (perftest over SSH, then audit).
+
+Callers pick a reporter (:mod:`rocetune.report`). The result types live in the model
+(:class:`rocetune.model.AuditResult`); they are re-exported here for library users.
+:mod:`.changes` and :mod:`.verification` are imported on first use, so that ``rocetune audit``
+does not load the renderer or the SSH stack.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+from rocetune.api.audits import audit, audit_inventory, lint
+from rocetune.model import AuditResult, DeviceStatus
+
+if TYPE_CHECKING:
+    from rocetune.api.changes import plan, render
+    from rocetune.api.verification import verify, verify_plan
+
+_LAZY = {
+    "plan": "changes",
+    "render": "changes",
+    "verify": "verification",
+    "verify_plan": "verification",
+}
+
+__all__ = [
+    "AuditResult",
+    "DeviceStatus",
+    "audit",
+    "audit_inventory",
+    "lint",
+    "plan",
+    "render",
+    "verify",
+    "verify_plan",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        msg = f"module {__name__!r} has no attribute {name!r}"
+        raise AttributeError(msg)
+    return getattr(import_module(f"{__name__}.{module}"), name)

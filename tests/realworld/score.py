@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import sys
-import tomllib
 import traceback
 from collections import Counter, defaultdict
 from collections.abc import Iterable
@@ -16,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import tomllib
 import yaml
 
 HERE = Path(__file__).resolve().parent
@@ -25,6 +25,7 @@ GATE = HERE / "gate.toml"
 PLATFORMS = ("sonic", "cumulus", "eos", "nxos", "linux_host")
 ACTIONABLE = ("warning", "error")
 NOPORT = "NOPORT"
+MAX_SHOWN = 6
 
 
 @dataclass
@@ -164,9 +165,7 @@ def _add(t: Totals, r: FileResult) -> None:
     t.files += 1
     t.expected += len(r.found) + len(r.missed)
     t.found += len(r.found)
-    actionable = {
-        i for i, f in enumerate(r.findings) if f.get("severity") in ACTIONABLE
-    }
+    actionable = {i for i, f in enumerate(r.findings) if f.get("severity") in ACTIONABLE}
     t.true_pos += len((r.matched_ids - r.false_ids) & actionable)
     t.false_pos += len(r.false_ids & actionable)
     t.violations += len(r.violations)
@@ -214,13 +213,18 @@ def report(per: dict[str, Totals], total: Totals, results: list[FileResult]) -> 
         lines.append(head)
         for m in r.missed:
             lines.append(f"    MISS {m.label()}: {m.note}")
-            miss_cls[m.codes[0][:4]] += 1
-        for v, f in r.violations:
-            msg = str(f.get("message", ""))[:90]
-            lines.append(f"    FALSE {f.get('code')}@{f.get('port') or f.get('line')}: {msg}")
-            viol_cls[str(f.get("code"))[:4]] += 1
+            miss_cls[m.codes[0][:3]] += 1
+        for n, (_, f) in enumerate(r.violations):
+            viol_cls[str(f.get("code"))[:3]] += 1
+            if n < MAX_SHOWN:
+                msg = str(f.get("message", ""))[:90]
+                lines.append(f"    FALSE {f.get('code')}@{f.get('port') or f.get('line')}: {msg}")
+        if len(r.violations) > MAX_SHOWN:
+            lines.append(f"    ... {len(r.violations) - MAX_SHOWN} more must_not_find violations")
     lines.append("")
-    lines.append("misses by rule class: " + ", ".join(f"{k}xx={v}" for k, v in miss_cls.most_common()))
+    lines.append(
+        "misses by rule class: " + ", ".join(f"{k}xx={v}" for k, v in miss_cls.most_common())
+    )
     lines.append(
         "violations by rule class: " + ", ".join(f"{k}xx={v}" for k, v in viol_cls.most_common())
     )

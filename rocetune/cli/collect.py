@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
+import shlex
 import sys
 import tempfile
 from collections.abc import Callable
@@ -122,9 +123,35 @@ def run_collect(
     from rocetune.collect import collect
     from rocetune.collect.progress import progress_for
 
-    outcomes = collect(inv, out_dir, names, options=options_from(opts), progress=progress_for())
+    options = options_from(opts)
+    for warning in options.trust.warnings():
+        click.echo(f"rocetune: warning: {warning}", err=True)
+    outcomes = collect(inv, out_dir, names, options=options, progress=progress_for())
     report_failures(outcomes)
+    _keyscan_hints(inv, outcomes, options)
     return outcomes
+
+
+def _keyscan_hints(inv: Inventory, outcomes: dict[str, Outcome], options: CollectOptions) -> None:
+    """For hosts whose key is unknown: the line that adds it (after checking the fingerprint)."""
+    from rocetune.collect.reasons import Reason
+
+    unknown = [
+        o.name
+        for o in outcomes.values()
+        if o.failure is not None and o.failure.reason is Reason.HOST_KEY_UNKNOWN
+    ]
+    if not unknown or options.trust.known_hosts is None:
+        return
+    click.echo(
+        "rocetune: add the unknown host keys after checking their fingerprints, e.g.:", err=True
+    )
+    for name in unknown:
+        entry = inv.devices[name]
+        host = shlex.quote(entry.host or name)
+        port = f"-p {entry.access.port} " if entry.access.port not in (None, 22) else ""
+        target = shlex.quote(str(options.trust.known_hosts))
+        click.echo(f"  ssh-keyscan {port}{host} >> {target}", err=True)
 
 
 def live_collector(

@@ -11,13 +11,14 @@ commands. Host keys, credentials and timeouts are the same as netmiko's.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import socket
 import time
 from collections.abc import Sequence
 from typing import Any
 
-from rocetune.collect import shell_batch
+from rocetune.collect import known_hosts, shell_batch
 from rocetune.collect.reasons import CollectError, Reason
 from rocetune.collect.target import Target, Timeouts, Trust, endpoint
 from rocetune.collect.transport import check_command, finish_text, quiet_paramiko
@@ -141,7 +142,7 @@ class ExecTransport:
         if self.trust.insecure:
             client.set_missing_host_key_policy(paramiko.AutoAddPolicy())
         else:
-            client.load_host_keys(str(self.trust.known_hosts))
+            _trust_keys(client, self.trust, ep.host, ep.port)
             client.set_missing_host_key_policy(paramiko.RejectPolicy())
         cred, t = target.credentials, self.timeouts
         try:
@@ -163,3 +164,19 @@ class ExecTransport:
             client.close()
             raise
         return ExecSession(client, t.read, self.lanes)
+
+
+def _trust_keys(client: Any, trust: Trust, host: str, port: int) -> None:
+    """Give paramiko the keys known_hosts grants this endpoint (read as OpenSSH does)."""
+    import paramiko  # type: ignore[import-untyped,unused-ignore]
+
+    if trust.known_hosts is None:
+        return
+    store = client.get_host_keys()
+    name = known_hosts.endpoint_name(host, port)
+    for k in known_hosts.load(trust.known_hosts).keys_for(host, port):
+        try:
+            pkey = paramiko.PKey.from_type_string(k.keytype, base64.b64decode(k.key))
+        except Exception:
+            continue
+        store.add(name, k.keytype, pkey)

@@ -56,6 +56,14 @@ class Trust:
             )
             raise CollectError(Reason.CONFIG, msg)
 
+    def warnings(self) -> list[str]:
+        """Lines of known_hosts that were skipped (markers rocetune does not use, bad lines)."""
+        if self.insecure or self.known_hosts is None or not self.known_hosts.is_file():
+            return []
+        from rocetune.collect import known_hosts
+
+        return list(known_hosts.load(self.known_hosts).warnings)
+
 
 @dataclass(frozen=True)
 class Target:

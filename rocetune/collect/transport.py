@@ -21,6 +21,7 @@ import time
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from rocetune.collect import known_hosts
 from rocetune.collect.reasons import CollectError, Reason
 from rocetune.collect.target import Endpoint, Target, Timeouts, Trust, endpoint
 from rocetune.platforms.common.cli_errors import command_error
@@ -161,5 +162,13 @@ class NetmikoTransport:
         from netmiko import ConnectHandler
 
         quiet_paramiko()
-        conn = ConnectHandler(**self.params(target, endpoint(target)))
+        ep = endpoint(target)
+        params = self.params(target, ep)
+        if not params["ssh_strict"] or self.trust.known_hosts is None:
+            conn = ConnectHandler(**params)
+        else:
+            keys = known_hosts.load(self.trust.known_hosts).keys_for(ep.host, ep.port)
+            with known_hosts.one_host_file(keys, ep.host, ep.port) as path:
+                params["alt_key_file"] = str(path)
+                conn = ConnectHandler(**params)
         return NetmikoSession(conn, target.platform, self.timeouts.read)

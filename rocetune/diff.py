@@ -242,4 +242,6 @@ def render_text(result: DiffResult) -> str:
         f"{s['changes']} change(s); findings: {s['new']} new ({counts['error']} error(s), "
         f"{counts['warning']} warning(s)), {s['fixed']} fixed, {s['unchanged']} unchanged."
     )
-    return "\n".join(out) + "\n"
+    from rocetune.report.safe_text import neutralise
+
+    return neutralise("\n".join(out) + "\n")

@@ -31,8 +31,10 @@ class Reporter(Protocol):
 
 def render(fmt: str, result: AuditResult, colour: bool = False) -> str:
     """Render ``result`` with the reporter registered for ``fmt``."""
+    from rocetune.report.safe_text import neutralise_result
+
     module = importlib.import_module(FORMATS[fmt])
-    body: str = module.render(result, colour=colour)
+    body: str = module.render(neutralise_result(result), colour=colour)
     return body
 
 

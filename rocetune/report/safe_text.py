@@ -1,0 +1,68 @@
+"""Neutralise control characters before any report prints text taken from input files.
+
+Finding messages quote config lines, device names and remote error output, all of which
+an attacker may control. Left as they are, control characters break JUnit XML (XML 1.0
+allows no C0 controls but tab and newline), move the cursor or recolour a terminal (ANSI
+escapes in text and GitHub annotation output), and bidirectional overrides make a line
+read differently from what it is ("Trojan source"). Each such character is shown as a
+visible escape (``\\x1b``, ``\\u202e``) instead; tab and newline stay.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rocetune.api import AuditResult
+
+_UNSAFE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+    "\ufeff\ufffe\uffff\ud800-\udfff]"
+)
+
+
+def _visible(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def neutralise(text: str) -> str:
+    """``text`` with every unsafe character replaced by its visible escape."""
+    return _UNSAFE.sub(_visible, text)
+
+
+def _clean(value: Any) -> Any:
+    return neutralise(value) if isinstance(value, str) else value
+
+
+def _clean_fields(obj: Any, names: tuple[str, ...]) -> Any:
+    changes = {n: _clean(getattr(obj, n)) for n in names}
+    changes = {
+        n: v for n, v in changes.items() if v is not getattr(obj, n) and v != getattr(obj, n)
+    }
+    if not changes:
+        return obj
+    if dataclasses.is_dataclass(obj):
+        return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
+    return obj.model_copy(update=changes)
+
+
+_FINDING = ("device", "port", "link", "message", "observed", "expected", "file", "path")
+
+
+def neutralise_result(result: AuditResult) -> AuditResult:
+    """A copy of ``result`` whose reportable strings are neutralised."""
+    verify = result.verify
+    if verify is not None:
+        verify = tuple(_clean_fields(p, ("client", "server", "error")) for p in verify)
+    return dataclasses.replace(
+        result,
+        findings=[_clean_fields(f, _FINDING) for f in result.findings],
+        devices={
+            neutralise(k): _clean_fields(v, ("name", "platform", "error"))
+            for k, v in result.devices.items()
+        },
+        verify=verify,
+    )

@@ -57,7 +57,21 @@ def collect_options(func: F) -> F:
             type=click.FloatRange(0.1),
             default=60.0,
             show_default=True,
-            help="Seconds to wait for one command's output.",
+            help="Seconds one command's output may take (a deadline, not an idle timeout).",
+        ),
+        click.option(
+            "--device-timeout",
+            type=click.FloatRange(1.0),
+            default=900.0,
+            show_default=True,
+            help="Seconds all of one device's commands may take.",
+        ),
+        click.option(
+            "--max-output-mib",
+            type=click.IntRange(1, 4096),
+            default=64,
+            show_default=True,
+            help="MiB of output one command may return before the device fails.",
         ),
         click.option(
             "--retries",
@@ -94,7 +108,14 @@ def options_from(opts: dict[str, Any]) -> CollectOptions:
     if insecure:
         click.echo(INSECURE_WARNING, err=True)
     connect = float(opts["connect_timeout"])
-    timeouts = Timeouts(connect, connect, float(opts["auth_timeout"]), float(opts["read_timeout"]))
+    timeouts = Timeouts(
+        connect,
+        connect,
+        float(opts["auth_timeout"]),
+        float(opts["read_timeout"]),
+        float(opts["device_timeout"]),
+        int(opts["max_output_mib"]) * 2**20,
+    )
     trust = Trust(opts["known_hosts"] or default_known_hosts(), insecure=insecure)
     return CollectOptions(
         workers=int(opts["workers"]),

@@ -47,6 +47,8 @@ def aead_first(sock: Any, **kwargs: Any) -> Any:
 def _failure(exc: Exception, command: str) -> CollectError:
     if isinstance(exc, CollectError):
         return CollectError(exc.reason, exc.detail, command)
+    if isinstance(exc, MemoryError):
+        return CollectError(Reason.OUT_OF_MEMORY, "out of memory while reading", command)
     if isinstance(exc, socket.timeout | TimeoutError):
         return CollectError(Reason.COMMAND_TIMEOUT, "no output before the read timeout", command)
     return CollectError(Reason.DISCONNECTED, "the device closed the connection", command)
@@ -57,8 +59,17 @@ class ExecSession:
 
     batch = BATCH
 
-    def __init__(self, client: Any, read_timeout: float, lanes: int = LANES) -> None:
+    def __init__(
+        self,
+        client: Any,
+        read_timeout: float,
+        lanes: int = LANES,
+        device_timeout: float = float("inf"),
+        max_output_bytes: int = 64 * 2**20,
+    ) -> None:
         self.client, self.read_timeout, self.lanes = client, read_timeout, lanes
+        self.device_deadline = time.monotonic() + device_timeout
+        self.max_output = max_output_bytes
 
     def _start(self, line: str, first: str) -> Any:
         try:
@@ -73,16 +84,47 @@ class ExecSession:
             raise _failure(exc, first) from exc
         return chan
 
-    def _read(self, chan: Any, pending: str) -> tuple[str, str, int]:
+    def _read(self, chan: Any, pending: str, commands: int = 1) -> tuple[str, str, int]:
+        """Read a channel to its end within a deadline and an output cap.
+
+        The deadline is ``read_timeout`` per command of the channel (a peer that drips a
+        byte now and then cannot keep us waiting: the clock does not restart per read),
+        bounded by the device's own deadline; more than ``max_output`` bytes of output
+        stops the read.
+        """
+        deadline = min(time.monotonic() + self.read_timeout * commands, self.device_deadline)
+        out, err = bytearray(), bytearray()
         try:
-            out = b"".join(iter(lambda: chan.recv(65536), b""))
-            err = b"".join(iter(lambda: chan.recv_stderr(65536), b""))
-            status = chan.recv_exit_status()
+            while True:
+                busy = False
+                if chan.recv_ready():
+                    out += chan.recv(65536)
+                    busy = True
+                if chan.recv_stderr_ready():
+                    err += chan.recv_stderr(65536)
+                    busy = True
+                if len(out) + len(err) > self.max_output:
+                    raise CollectError(
+                        Reason.OUTPUT_TOO_LARGE,
+                        f"more than {self.max_output} bytes of output; stopped reading",
+                    )
+                if not busy and _finished(chan):
+                    break
+                if time.monotonic() > deadline:
+                    why = "device deadline" if deadline >= self.device_deadline else "deadline"
+                    raise CollectError(
+                        Reason.COMMAND_TIMEOUT, f"output not complete before the {why}"
+                    )
+                if not busy:
+                    time.sleep(0.002)
+            status = chan.exit_status if chan.exit_status_ready() else -1
             chan.close()
         except Exception as exc:
+            with contextlib.suppress(Exception):
+                chan.close()
             raise _failure(exc, pending) from exc
         decode = "utf-8", "replace"
-        return out.decode(*decode), err.decode(*decode), status
+        return bytes(out).decode(*decode), bytes(err).decode(*decode), status
 
     def run(self, command: str) -> Output:
         """Run one command on its own channel; collect stdout, stderr, exit status."""
@@ -107,8 +149,10 @@ class ExecSession:
         chans = [self._start(shell_batch.exec_line(lane, marker), lane[0]) for lane in lanes]
         results: dict[str, Output] = {}
         for lane, chan in zip(lanes, chans, strict=True):
-            out, _, _ = self._read(chan, lane[0])
+            out, err, status = self._read(chan, lane[0], len(lane))
             framed = shell_batch.parse(out, marker)
+            if not framed and status in (126, 127):
+                raise CollectError(Reason.COMMAND_ERROR, _no_sh(err, status), lane[0])
             seconds = (time.monotonic() - start) / len(lane)
             if len(framed) < len(lane):
                 pending = lane[len(framed)]
@@ -163,7 +207,7 @@ class ExecTransport:
         except BaseException:
             client.close()
             raise
-        return ExecSession(client, t.read, self.lanes)
+        return ExecSession(client, t.read, self.lanes, t.device, t.max_output_bytes)
 
 
 def _trust_keys(client: Any, trust: Trust, host: str, port: int) -> None:
@@ -180,3 +224,22 @@ def _trust_keys(client: Any, trust: Trust, host: str, port: int) -> None:
         except Exception:
             continue
         store.add(name, k.keytype, pkey)
+
+
+def _finished(chan: Any) -> bool:
+    """All output read: EOF (with the exit status) or CLOSE came, and nothing is buffered.
+
+    The exit status alone is no end: a server may send it while data still waits for
+    the flow-control window. EOF is optional before CLOSE; both follow the last data.
+    """
+    if chan.recv_ready() or chan.recv_stderr_ready():
+        return False
+    return bool(chan.closed) or (bool(chan.eof_received) and chan.exit_status_ready())
+
+
+def _no_sh(err: str, status: int) -> str:
+    first = (err.strip().splitlines() or [f"exit status {status}"])[0][:160]
+    return (
+        f"the host has no POSIX sh for batched commands ({first}); "
+        "use --host-transport shell for this host"
+    )

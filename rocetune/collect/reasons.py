@@ -30,6 +30,8 @@ class Reason(str, Enum):
     COMMAND_TIMEOUT = "command timeout"
     DISCONNECTED = "disconnected"
     COMMAND_ERROR = "command rejected"
+    OUTPUT_TOO_LARGE = "output too large"
+    OUT_OF_MEMORY = "out of memory"
     SSH_ERROR = "SSH error"
     CONFIG = "configuration"
     INTERNAL = "internal error"
@@ -110,6 +112,8 @@ def classify(exc: BaseException) -> Failure:
     if isinstance(exc, CollectError):
         return Failure(exc.reason, exc.detail, exc.command)
     chain = list(_chain(exc))
+    if any(isinstance(e, MemoryError) for e in chain):  # never retried: it would again
+        return Failure(Reason.OUT_OF_MEMORY, "out of memory while collecting")
     names = _names(chain)
     text = " | ".join(str(e) for e in chain)
     if "BadHostKeyException" in names:

@@ -24,13 +24,21 @@ DEFAULT_PORT = 22
 
 @dataclass(frozen=True)
 class Timeouts:
-    """Seconds. The banner wait is effectively min(banner, connect) in paramiko."""
+    """Limits of one session. Seconds; the banner wait is effectively min(banner, connect)
+    in paramiko."""
 
     connect: float = 10.0
     banner: float = 10.0
     auth: float = 20.0
     read: float = 60.0
-    """Per command: how long to wait for the prompt (or the end of an exec channel)."""
+    """Per command: how long to wait for the prompt (or the end of an exec channel); a
+    deadline, not an idle timeout."""
+    device: float = 900.0
+    """Per device: all its commands must finish within this many seconds."""
+    max_output_bytes: int = 64 * 2**20
+    """Not a time but a limit of the same session: more output than this from one command
+    (or one exec batch) stops the read ("output too large"), so a flooding peer cannot
+    drive memory up."""
 
 
 @dataclass(frozen=True)

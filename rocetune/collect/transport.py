@@ -52,17 +52,26 @@ def finish_text(text: str) -> str:
 class NetmikoSession:
     """An interactive netmiko session."""
 
-    def __init__(self, conn: Any, platform: str, read_timeout: float) -> None:
+    def __init__(
+        self,
+        conn: Any,
+        platform: str,
+        read_timeout: float,
+        device_timeout: float = float("inf"),
+        max_output: int = 64 * 2**20,
+    ) -> None:
         self.conn, self.platform, self.read_timeout = conn, platform, read_timeout
         base = re.escape(str(conn.base_prompt).strip())
         self.pattern = rf"(?:^|[\r\n]){base}[>#$%]?[ \t]*\Z"
         self.broken = False
-        _notice_disconnect(conn)
+        self.guard = _ReadGuard(time.monotonic() + device_timeout, max_output)
+        _guard_reads(conn, self.guard)
 
     def run(self, command: str) -> Output:
         """Send one command and read up to the prompt."""
         check_command(command)
         start = time.monotonic()
+        self.guard.received = 0
         try:
             text = self.conn.send_command(
                 command,
@@ -90,11 +99,22 @@ class NetmikoSession:
                 self.conn.disconnect()
 
 
-def _notice_disconnect(conn: Any) -> None:
-    """Make reads fail at once when the device drops the session.
+@dataclass
+class _ReadGuard:
+    """Limits on one session's reads: the device deadline and the per-command output."""
+
+    deadline: float
+    limit: int
+    received: int = 0
+
+
+def _guard_reads(conn: Any, guard: _ReadGuard) -> None:
+    """Make reads fail at once when the device drops the session, floods or overstays.
 
     netmiko keeps polling a closed channel until the read timeout and then reports a
     timeout; this turns "no data and the channel is gone" into EOFError (disconnected).
+    netmiko's read timeout is a per-command deadline already; the device deadline and the
+    output cap are enforced here, on every read.
     """
     chan, channel = getattr(conn, "remote_conn", None), getattr(conn, "channel", None)
     if chan is None or channel is None or not hasattr(chan, "get_transport"):
@@ -107,6 +127,15 @@ def _notice_disconnect(conn: Any) -> None:
             transport = chan.get_transport()
             if chan.closed or chan.eof_received or transport is None or not transport.is_active():
                 raise EOFError("the device closed the connection")
+        guard.received += len(data)
+        if guard.received > guard.limit:
+            raise CollectError(
+                Reason.OUTPUT_TOO_LARGE, f"more than {guard.limit} bytes of output; stopped reading"
+            )
+        if time.monotonic() > guard.deadline:
+            raise CollectError(
+                Reason.COMMAND_TIMEOUT, "output not complete before the device deadline"
+            )
         return data
 
     channel.read_channel = read_channel
@@ -171,4 +200,5 @@ class NetmikoTransport:
             with known_hosts.one_host_file(keys, ep.host, ep.port) as path:
                 params["alt_key_file"] = str(path)
                 conn = ConnectHandler(**params)
-        return NetmikoSession(conn, target.platform, self.timeouts.read)
+        t = self.timeouts
+        return NetmikoSession(conn, target.platform, t.read, t.device, t.max_output_bytes)

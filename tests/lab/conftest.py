@@ -57,6 +57,18 @@ OTHERS: dict[str, dict[str, Any]] = {
 }
 
 
+GPU01 = {"platform": "linux_host", "snapshot": str(FIXTURES / "linux_host" / "gpu01")}
+RUNNING = "show runningconfiguration all"
+HOSTILE: dict[str, dict[str, Any]] = {
+    "h-drip-host": {**GPU01, "hostile": "drip", "hostile_on": "mlnx_qos -i eth2"},
+    "h-flood-host": {**GPU01, "hostile": "flood", "hostile_on": "mlnx_qos -i eth2", "flood_mib": 4},
+    "h-nosh-host": {**GPU01, "hostile": "no_sh"},
+    "h-drip-switch": {**LEAF1, "hostile": "drip", "hostile_on": RUNNING},
+    "h-flood-switch": {**LEAF1, "hostile": "flood", "hostile_on": RUNNING, "flood_mib": 4},
+}
+"""Hostile peers (tests/hardening/test_hostile_peers.py)."""
+
+
 @pytest.fixture(scope="session")
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabServer]:
     """Every lab device: the example fabric, fault devices, other platforms, secrets."""
@@ -65,6 +77,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabServer]:
     devices = lab_fabric_devices(fabric)
     devices.update({name: {**LEAF1, **knob} for name, knob in FAULTS.items()})
     devices.update(OTHERS)
+    devices.update(HOSTILE)
     devices.update(secret_devices(root / "secrets"))
     server = start_lab(devices, root / "server")
     server.fabric = fabric

@@ -52,6 +52,12 @@ class DeviceSpec:
     """perftest behaviour by ``TOOL`` / ``TOOL RDMADEV`` (see :mod:`tests.lab.perftest`)."""
     counter_growth: dict[str, dict[str, int]] = field(default_factory=dict)
     """Netdev or RDMA device -> counter -> growth per read of its counters."""
+    hostile: Literal["drip", "flood", "no_sh"] | None = None
+    """A hostile peer (tests/hardening): ``drip`` answers ``hostile_on`` one byte at a
+    time forever; ``flood`` answers it with ``flood_mib`` MiB; ``no_sh`` has no POSIX sh
+    (batched exec commands fail with exit 127)."""
+    hostile_on: str | None = None
+    flood_mib: int = 80
 
     @classmethod
     def from_json(cls, name: str, data: dict[str, Any]) -> DeviceSpec:

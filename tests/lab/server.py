@@ -134,10 +134,34 @@ class DeviceSession(asyncssh.SSHServerSession):  # type: ignore[misc]
         if seconds > 0:
             await asyncio.sleep(seconds)
 
+    async def _hostile(self, command: str, *, stderr: bool = False) -> bool:
+        """Play the hostile peer for ``command``; True when it answered (or never will)."""
+        spec = self.spec
+        if spec.hostile is None or spec.hostile == "no_sh" or command != spec.hostile_on:
+            return False
+        if spec.hostile == "drip":
+            while not self.closed:
+                self._write("x")
+                await asyncio.sleep(0.2)
+            return True
+        chunk = "y" * 65535 + "\n"
+        for _ in range(spec.flood_mib * 16):
+            if self.closed:
+                return True
+            self._write(chunk)
+            await asyncio.sleep(0)
+        return False
+
     async def _run_exec(self) -> None:
         command = (self.exec_cmd or "").strip()
         batch = _batch(command)
         assert self.chan is not None
+        if self.spec.hostile == "no_sh" and batch is not None:
+            self.chan.write_stderr("bash: line 1: sh: command not found\n")
+            self.chan.exit(127)
+            return
+        if batch is None and await self._hostile(command):
+            return
         if batch is not None:
             await self._run_batch(*batch)
             return
@@ -169,6 +193,11 @@ class DeviceSession(asyncssh.SSHServerSession):  # type: ignore[misc]
             await self._delay(command)
             if self.closed:
                 return
+            if await self._hostile(command):
+                if self.closed:
+                    return
+                self.chan.write(f"\n{marker} 0 \n")
+                continue
             dynamic = await self.lab.perftest.answer(self.spec, self.answers, command)
             if dynamic is not None:
                 line = (dynamic[1].splitlines() or [""])[0]
@@ -233,6 +262,9 @@ class DeviceSession(asyncssh.SSHServerSession):  # type: ignore[misc]
             if command in profile.paging_off:
                 self.paging = False
             self._write((ack + "\r\n" if ack else "") + self.spec.prompt)
+            return
+        if await self._hostile(command):
+            self._write("\r\n" + self.spec.prompt)
             return
         text = self.answers.get(command)
         if text is None:

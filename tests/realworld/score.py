@@ -152,6 +152,8 @@ class Totals:
     rt001: int = 0
     crashes: int = 0
     exit2: int = 0
+    distinct_true: set[tuple[str, str]] = field(default_factory=set)
+    distinct_false: set[tuple[str, str]] = field(default_factory=set)
 
     def recall(self) -> float:
         return self.found / self.expected if self.expected else 1.0
@@ -160,14 +162,23 @@ class Totals:
         judged = self.true_pos + self.false_pos
         return self.true_pos / judged if judged else 1.0
 
+    def distinct_precision(self) -> float:
+        """Precision over distinct (file, code) pairs instead of finding instances."""
+        true = self.distinct_true - self.distinct_false
+        judged = len(true) + len(self.distinct_false)
+        return len(true) / judged if judged else 1.0
+
 
 def _add(t: Totals, r: FileResult) -> None:
     t.files += 1
     t.expected += len(r.found) + len(r.missed)
     t.found += len(r.found)
     actionable = {i for i, f in enumerate(r.findings) if f.get("severity") in ACTIONABLE}
-    t.true_pos += len((r.matched_ids - r.false_ids) & actionable)
+    true_ids = (r.matched_ids - r.false_ids) & actionable
+    t.true_pos += len(true_ids)
     t.false_pos += len(r.false_ids & actionable)
+    t.distinct_true |= {(r.rel, str(r.findings[i].get("code"))) for i in true_ids}
+    t.distinct_false |= {(r.rel, str(r.findings[i].get("code"))) for i in r.false_ids}
     t.violations += len(r.violations)
     t.rt001 += r.rt001
     t.crashes += r.crash is not None
@@ -187,15 +198,18 @@ def run() -> tuple[dict[str, Totals], Totals, list[FileResult]]:
 
 
 def report(per: dict[str, Totals], total: Totals, results: list[FileResult]) -> str:
-    lines = ["platform     files  recall            precision         viol  RT001  crash  exit2"]
+    lines = [
+        "platform     files  recall            precision        distinct  viol  RT001 crash exit2"
+    ]
 
     def row(name: str, t: Totals) -> str:
         rec = f"{t.recall():6.1%} ({t.found}/{t.expected})"
         judged = t.true_pos + t.false_pos
         prec = f"{t.precision():6.1%} ({t.true_pos}/{judged})"
         return (
-            f"{name:<12} {t.files:>5}  {rec:<17} {prec:<17} {t.violations:>4}  "
-            f"{t.rt001:>5}  {t.crashes:>5}  {t.exit2:>5}"
+            f"{name:<12} {t.files:>5}  {rec:<17} {prec:<16} {t.distinct_precision():>8.1%}"
+            f"  {t.violations:>4} "
+            f"{t.rt001:>5} {t.crashes:>5} {t.exit2:>5}"
         )
 
     for p in PLATFORMS:

@@ -1,4 +1,10 @@
-"""Run the selected rules over a fabric and turn their results into findings."""
+"""Run the selected rules over a fabric and turn their results into findings.
+
+Unread is not absent: a finding that asserts absence or a default (``asserts_absence``) on a
+port or device where an unparsed item touches one of the rule's ``features`` is not
+reported; one RT000 "could not verify: <file>:<line> not understood" per unparsed item says
+which rules and ports it left unverified instead.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +13,11 @@ from dataclasses import dataclass
 
 from rocetune.checks.base import CheckContext, Issue, Missing, Rule, RuleOptions
 from rocetune.errors import ConfigError
-from rocetune.model import Fabric, Finding, Provenance, Severity
+from rocetune.model import Fabric, Feature, Finding, Provenance, Severity, Unparsed
 
 MISSING_CODE = "RT000"
 _MAX_LISTED = 5
+_MAX_ITEM = 60
 
 
 @dataclass(frozen=True)
@@ -113,6 +120,100 @@ def _missing_findings(
     return out
 
 
+class _UnparsedIndex:
+    """Per device: which unparsed items touch which feature (built once per run)."""
+
+    def __init__(self, fabric: Fabric) -> None:
+        self.fabric = fabric
+        self._by_device: dict[str, dict[str, list[tuple[int, Unparsed]]]] = {}
+        self._links = {lk.label: lk for lk in fabric.links}
+
+    def _features(self, device: str) -> dict[str, list[tuple[int, Unparsed]]]:
+        found = self._by_device.get(device)
+        if found is None:
+            found = {}
+            dev = self.fabric.devices.get(device)
+            for i, item in enumerate(dev.unparsed if dev is not None else ()):
+                for feature in item.features:
+                    found.setdefault(feature, []).append((i, item))
+            self._by_device[device] = found
+        return found
+
+    def touching(self, issue: Issue, features: tuple[Feature, ...]) -> list[tuple[str, int]]:
+        """(device, unparsed index) of the items that may change the issue's verdict."""
+        ends: list[tuple[str, str | None]] = []
+        link = self._links.get(issue.link) if issue.link else None
+        if link is not None:
+            ends = [(link.a.device, link.a.port), (link.b.device, link.b.port)]
+        elif issue.device is not None:
+            ends = [(issue.device, issue.port)]
+        out: dict[tuple[str, int], None] = {}
+        for device, port in ends:
+            table = self._features(device)
+            for feature in features:
+                for i, item in table.get(feature, ()):
+                    if item.ports is None or port is None or port in item.ports:
+                        out[(device, i)] = None
+        return list(out)
+
+
+@dataclass
+class _Unverified:
+    """What one unparsed item left unverified: rules and the ports/links they were on."""
+
+    rules: dict[type[Rule], None]
+    where: dict[str, bool]
+    """Port name or link label -> True for a link."""
+
+
+def _asserts_absence(rule: type[Rule], issue: Issue) -> bool:
+    if issue.asserts_absence is not None:
+        return issue.asserts_absence
+    return rule.meta.asserts_absence
+
+
+def _unverified_findings(
+    unverified: Mapping[tuple[str, int], _Unverified],
+    fabric: Fabric,
+    prov: Mapping[str, Provenance],
+) -> list[Finding]:
+    out = []
+    for (device, index), what in unverified.items():
+        item = fabric.devices[device].unparsed[index]
+        text = item.item if len(item.item) <= _MAX_ITEM else item.item[: _MAX_ITEM - 3] + "..."
+        path = f"unparsed.{index}"
+        file, line = item.file, item.line
+        if file is None and device in prov:
+            ref = prov[device].lookup(path)
+            file, line = (ref.file, ref.line) if ref else (None, None)
+        loc = f"{file}:{line}" if file and line else (file or "a line")
+        where = list(what.where)
+        listed = ", ".join(where[:_MAX_LISTED])
+        if len(where) > _MAX_LISTED:
+            listed += f" and {len(where) - _MAX_LISTED} more"
+        who = ", ".join(f"{r.meta.code} {r.meta.name}" for r in what.rules)
+        on = f" on {listed}" if listed else ""
+        out.append(
+            Finding(
+                code=MISSING_CODE,
+                name="missing-data",
+                severity=Severity.INFO,
+                device=device,
+                port=where[0] if len(where) == 1 and not what.where[where[0]] else None,
+                message=f"could not verify: {loc} not understood ({text!r}); {who}{on}"
+                " not reported",
+                observed="not understood",
+                expected="a construct rocetune can read ("
+                + ", ".join(r.meta.code for r in what.rules)
+                + ")",
+                file=file,
+                line=line,
+                path=path,
+            )
+        )
+    return out
+
+
 def run_checks(
     fabric: Fabric,
     rules: Sequence[type[Rule]],
@@ -126,18 +227,32 @@ def run_checks(
     prov = provenance or {}
     findings: list[Finding] = []
     missing: dict[type[Rule], list[Missing]] = {}
+    index = _UnparsedIndex(fabric)
+    unverified: dict[tuple[str, int], _Unverified] = {}
     for rule_cls in rules:
         if rule_cls.meta.code == MISSING_CODE:
             continue
         opts = options.get(rule_cls.meta.code) or rule_cls.options_model()
         ctx = CheckContext(fabric=fabric, options=opts)
+        features = rule_cls.meta.features
         for result in rule_cls().run(ctx):
             if isinstance(result, Missing):
                 missing.setdefault(rule_cls, []).append(result)
-            else:
+                continue
+            items = index.touching(result, features) if _asserts_absence(rule_cls, result) else []
+            if not items:
                 findings.append(_finding(rule_cls, result, prov))
+                continue
+            for key in items:
+                what = unverified.setdefault(key, _Unverified({}, {}))
+                what.rules[rule_cls] = None
+                if result.link is not None:
+                    what.where[result.link] = True
+                elif result.port is not None:
+                    what.where[result.port] = False
     if report_missing:
         findings.extend(_missing_findings(missing, prov))
+        findings.extend(_unverified_findings(unverified, fabric, prov))
     return sort_findings(findings)
 
 

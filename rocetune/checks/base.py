@@ -3,6 +3,12 @@
 Rules see only model objects (never rocetune.platforms). A rule yields :class:`Issue` for
 a finding and :class:`Missing` when it lacks data; the engine turns ``Missing`` into one
 RT000 finding per device and rule.
+
+Unread is not absent: every rule declares in :attr:`RuleMeta.features` the facts its verdict
+depends on, and whether its findings assert absence (no PFC, no ECN, the port default, the
+default MTU) rather than a value that was read and is wrong. When an absence finding lands on
+a port (or device) where an :class:`~rocetune.model.Unparsed` item touches one of those
+features, the engine reports RT000 "could not verify" instead (see rocetune.engine).
 """
 
 from __future__ import annotations
@@ -12,9 +18,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Literal
 
+from rocetune.checks.scope import RoceScope, roce_scope
 from rocetune.model import (
     Device,
     Fabric,
+    Feature,
     Intent,
     Link,
     LinkEnd,
@@ -41,6 +49,14 @@ class RuleMeta:
     summary: str
     tags: tuple[str, ...] = ()
     since: str = "0.1.0"
+    features: tuple[Feature, ...] = ()
+    """The facts this rule's verdicts depend on (``Unparsed.features`` vocabulary)."""
+    asserts_absence: bool = False
+    """True when the rule's findings say something is missing or left at its default (no
+    PFC, no ECN profile, port-default trust, default MTU): such a finding is downgraded to
+    RT000 "could not verify" where an unparsed item touches one of :attr:`features`.
+    False for rules that judge values read (a profile with Kmin > Kmax, an extra PFC
+    priority). An :class:`Issue` may override it per finding."""
 
 
 class RuleOptions(Model):
@@ -60,6 +76,8 @@ class Issue:
     path: str | None = None
     severity: Severity | None = None
     """Override of the rule's default severity for this one finding."""
+    asserts_absence: bool | None = None
+    """Override of :attr:`RuleMeta.asserts_absence` for this one finding (None: the rule's)."""
 
 
 @dataclass(frozen=True)
@@ -81,6 +99,7 @@ class CheckContext:
     fabric: Fabric
     options: RuleOptions
     _links_by_device: dict[str, list[Link]] = field(default_factory=dict, repr=False)
+    _scopes: dict[str, RoceScope] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         for link in self.fabric.links:
@@ -97,17 +116,21 @@ class CheckContext:
         """Links with an end on ``device``."""
         return self._links_by_device.get(device, [])
 
-    def roce_ports(self, device: Device) -> list[Port]:
-        """Switch ports that carry RoCE.
+    def scope(self, device: Device) -> RoceScope:
+        """Which ports of ``device`` carry RoCE, and why (see rocetune.checks.scope)."""
+        found = self._scopes.get(device.name)
+        if found is None:
+            found = self._scopes[device.name] = roce_scope(device, self.links_of(device.name))
+        return found
 
-        When the fabric has links on the device, the ports at those link ends; otherwise
-        (a lone config) every port not known to be administratively down.
+    def roce_ports(self, device: Device) -> list[Port]:
+        """Switch ports that carry RoCE (admin-down ports never do).
+
+        The inventory's ``roce_ports`` when declared; else the ends of the device's links;
+        else (a lone config) the ports with lossless evidence (PFC, DSCP trust, an ECN
+        profile or a lossless buffer) or whose lossless state is unknown.
         """
-        links = self.links_of(device.name)
-        if links:
-            names = {e.port for lk in links for e in (lk.a, lk.b) if e.device == device.name}
-            return [p for n, p in device.ports.items() if n in names]
-        return [p for p in device.ports.values() if p.admin_up is not False]
+        return list(self.scope(device).roce)
 
     def roce_nics(self, device: Device) -> list[NicPort]:
         """NIC ports of a host (all of them: hosts list only their RoCE NICs)."""

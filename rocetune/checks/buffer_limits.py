@@ -72,6 +72,7 @@ class HeadroomLimits(DeviceRule):
         scope="device",
         summary="total headroom per port <= the ASIC maximum; pool sizes/percentages <= 100 %",
         tags=("buffers", "headroom"),
+        features=("buffers",),
     )
     options_model = HeadroomLimitsOptions
 
@@ -201,6 +202,7 @@ class LosslessPool(PortRule):
         summary="lossless PGs draw from a lossless ingress pool; lossless egress queues are"
         " not capped by small static limits",
         tags=("buffers", "lossless"),
+        features=("buffers",),
     )
     options_model = LosslessPoolOptions
 

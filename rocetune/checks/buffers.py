@@ -136,6 +136,11 @@ class HeadroomSufficient(PortRule):
         summary="lossless PG headroom (XOFF room) >= the requirement computed from port speed, "
         "cable length and MTU (show the computation)",
         tags=("buffers", "headroom", "pfc"),
+        features=(
+            "buffers",
+            "speed",
+            "mtu",
+        ),
     )
     options_model = HeadroomOptions
 
@@ -231,6 +236,7 @@ class XonXoffOrder(PortRule):
         scope="port",
         summary="xon < xoff; with independent headroom, size >= xon + xoff",
         tags=("buffers", "headroom", "pfc"),
+        features=("buffers",),
     )
     options_model = XonXoffOptions
 
@@ -313,6 +319,7 @@ class CableLength(LinkRule):
         scope="link",
         summary="configured cable length (switch and NIC) >= the link's real length",
         tags=("buffers", "headroom", "pfc", "link"),
+        features=("buffers",),
     )
 
     def check_link(self, link: Link, ctx: CheckContext) -> Iterable[Result]:

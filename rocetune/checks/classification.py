@@ -50,6 +50,8 @@ class TrustDscp(PortRule):
         scope="port",
         summary="every RoCE port (switch and NIC) classifies by DSCP (L3 trust)",
         tags=("classification", "trust"),
+        features=("trust",),
+        asserts_absence=True,
     )
 
     def check_port(self, dev: Device, port: Port, ctx: CheckContext) -> Iterator[Result]:
@@ -93,6 +95,12 @@ class RoceDscpLossless(PortRule):
         summary="the intent RoCE DSCP maps, through every map on the device, to a lossless"
         " priority",
         tags=("classification", "dscp", "pfc"),
+        features=(
+            "trust",
+            "dscp_map",
+            "pfc",
+        ),
+        asserts_absence=True,
     )
 
     def check_port(self, dev: Device, port: Port, ctx: CheckContext) -> Iterator[Result]:
@@ -171,6 +179,11 @@ class CnpDscpClass(PortRule):
         scope="port",
         summary="the CNP DSCP maps to the intent CNP priority/TC",
         tags=("classification", "dscp", "cnp", "dcqcn"),
+        features=(
+            "trust",
+            "dscp_map",
+        ),
+        asserts_absence=True,
     )
 
     def check_port(self, dev: Device, port: Port, ctx: CheckContext) -> Iterator[Result]:
@@ -223,6 +236,10 @@ class StrayDscpLossless(PortRule):
         scope="port",
         summary="no DSCP other than the RoCE DSCP(s) lands in a lossless TC",
         tags=("classification", "dscp"),
+        features=(
+            "dscp_map",
+            "pfc",
+        ),
     )
 
     def check_port(self, dev: Device, port: Port, ctx: CheckContext) -> Iterator[Result]:
@@ -287,6 +304,13 @@ class PriorityChain(PortRule):
         summary="priority->TC, TC->priority-group and TC->queue chains put the lossless"
         " priority in a lossless PG and in the PFC/ECN egress queue",
         tags=("classification", "pfc", "buffers"),
+        features=(
+            "dscp_map",
+            "pfc",
+            "buffers",
+            "scheduler",
+        ),
+        asserts_absence=True,
     )
 
     def check_port(self, dev: Device, port: Port, ctx: CheckContext) -> Iterator[Result]:

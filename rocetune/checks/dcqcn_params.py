@@ -28,6 +28,7 @@ class DcqcnParamsRange(PortRule):
         summary="DCQCN parameters inside documented ranges; deviations from vendor defaults "
         "reported",
         tags=("dcqcn", "nic"),
+        features=("dcqcn",),
     )
 
     def check_nic(self, dev: Device, nic: NicPort, ctx: CheckContext) -> Iterator[Result]:

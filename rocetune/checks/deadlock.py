@@ -92,6 +92,7 @@ class PfcDeadlockRisk(Rule):
         summary="lossless class on links that break up-down routing (same-tier links, loops"
         " between tiers): a cyclic buffer dependency is possible",
         tags=("pfc", "deadlock", "fabric"),
+        features=("pfc",),
     )
     options_model = PfcDeadlockRiskOptions
 

@@ -51,6 +51,8 @@ class EcnOnLosslessQueue(PortRule):
         scope="port",
         summary="an ECN profile is bound to the lossless egress queue on every RoCE switch port",
         tags=("ecn", "dcqcn", "lossless"),
+        features=("ecn",),
+        asserts_absence=True,
     )
 
     def check_port(self, dev: Device, port: Port, ctx: CheckContext) -> Iterable[Result]:
@@ -133,6 +135,7 @@ class EcnProfileValid(DeviceRule):
         scope="device",
         summary="0 < Kmin < Kmax, 0 < Pmax <= 100 %",
         tags=("ecn", "dcqcn"),
+        features=("ecn",),
     )
 
     def check_device(self, dev: Device, ctx: CheckContext) -> Iterable[Result]:
@@ -202,6 +205,8 @@ class EcnMarks(DeviceRule):
         scope="device",
         summary="the profile marks (ECN) rather than drops (WRED/RED drop only)",
         tags=("ecn", "dcqcn", "lossless"),
+        features=("ecn",),
+        asserts_absence=True,
     )
     options_model = EcnMarksOptions
 
@@ -255,6 +260,7 @@ def _marks(dev: Device, name: str, use: _Use, opts: EcnMarksOptions) -> Iterator
             expected="ECN marking with RED drop off",
             path=use.first_path,
             severity=Severity.WARNING,
+            asserts_absence=False,
         )
 
 

@@ -75,6 +75,7 @@ class EcnProfileUniform(Rule):
         scope="fabric",
         summary="ports of the same speed and role use the same ECN thresholds",
         tags=("ecn", "dcqcn", "fabric", "consistency"),
+        features=("ecn",),
     )
 
     def run(self, ctx: CheckContext) -> Iterator[Result]:

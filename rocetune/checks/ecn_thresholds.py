@@ -63,6 +63,10 @@ class EcnThresholdScale(PortRule):
         scope="port",
         summary="Kmin/Kmax per Gb/s of port speed inside the intent's envelope",
         tags=("ecn", "dcqcn"),
+        features=(
+            "ecn",
+            "speed",
+        ),
     )
     options_model = EcnScaleOptions
 
@@ -150,6 +154,10 @@ class EcnBeforePfc(PortRule):
         summary="marking starts before the lossless PG reaches its XOFF point (Kmax below"
         " α/(1+α) of the lossless pool, or below the static limit)",
         tags=("ecn", "dcqcn", "buffers", "pfc"),
+        features=(
+            "ecn",
+            "buffers",
+        ),
     )
     options_model = EcnBeforePfcOptions
 

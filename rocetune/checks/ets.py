@@ -73,6 +73,7 @@ class EtsWeightsValid(PortRule):
         summary="ETS percentages sum to 100 where the platform requires it (DWRR <= 100), "
         "strict TCs carry no weight",
         tags=("ets", "scheduling"),
+        features=("scheduler",),
     )
     options_model = EtsWeightsOptions
 
@@ -170,6 +171,11 @@ class CnpStrict(PortRule):
         scope="port",
         summary="the CNP TC is strict (or highest) and not lossless",
         tags=("ets", "cnp", "dcqcn"),
+        features=(
+            "scheduler",
+            "pfc",
+        ),
+        asserts_absence=True,
     )
 
     def check_port(self, dev: Device, port: Port, ctx: CheckContext) -> Iterable[Result]:

@@ -85,6 +85,8 @@ class LosslessBandwidth(PortRule):
         scope="port",
         summary="the lossless TC gets at least the intent share (default 50 %) or is strict",
         tags=("ets", "scheduling"),
+        features=("scheduler",),
+        asserts_absence=True,
     )
 
     def check_port(self, dev: Device, port: Port, ctx: CheckContext) -> Iterable[Result]:
@@ -175,6 +177,10 @@ class BulkStrict(PortRule):
         scope="port",
         summary="no data-carrying TC is strict",
         tags=("ets", "scheduling"),
+        features=(
+            "scheduler",
+            "dscp_map",
+        ),
     )
 
     def check_port(self, dev: Device, port: Port, ctx: CheckContext) -> Iterable[Result]:

@@ -81,6 +81,8 @@ class EcnEveryHop(Rule):
         scope="fabric",
         summary="every switch hop a RoCE flow can cross marks ECN on the lossless queue",
         tags=("ecn", "dcqcn", "fabric"),
+        features=("ecn",),
+        asserts_absence=True,
     )
 
     def run(self, ctx: CheckContext) -> Iterator[Result]:
@@ -219,6 +221,14 @@ class DualHomingSymmetry(DeviceRule):
         scope="device",
         summary="the two uplinks of a dual-homed host, and the two ToRs, carry identical QoS",
         tags=("fabric", "consistency", "link"),
+        features=(
+            "trust",
+            "dscp_map",
+            "pfc",
+            "ecn",
+            "mtu",
+        ),
+        asserts_absence=True,
     )
 
     def check_device(self, dev: Device, ctx: CheckContext) -> Iterable[Result]:

@@ -203,6 +203,14 @@ class FabricUniform(Rule):
         summary="all switches share one DSCP plan, lossless set, CNP class and watchdog policy;"
         " all NICs share one NIC profile (outliers reported, not the majority)",
         tags=("fabric", "consistency"),
+        features=(
+            "trust",
+            "dscp_map",
+            "pfc",
+            "cnp",
+            "watchdog",
+        ),
+        asserts_absence=True,
     )
     options_model = FabricUniformOptions
 

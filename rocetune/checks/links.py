@@ -71,6 +71,8 @@ class LinkPfcMatch(LinkRule):
         scope="link",
         summary="both ends of a link enable PFC on the same priorities",
         tags=("pfc", "link"),
+        features=("pfc",),
+        asserts_absence=True,
     )
 
     def check_link(self, link: Link, ctx: CheckContext) -> Iterator[Result]:
@@ -112,6 +114,11 @@ class LinkClassMatch(LinkRule):
         scope="link",
         summary="both ends trust DSCP and map the RoCE and CNP DSCPs to the same priorities",
         tags=("classification", "dscp", "link"),
+        features=(
+            "trust",
+            "dscp_map",
+        ),
+        asserts_absence=True,
     )
 
     def check_link(self, link: Link, ctx: CheckContext) -> Iterator[Result]:
@@ -203,6 +210,8 @@ class LinkMtuMatch(LinkRule):
         scope="link",
         summary="MTU equal on both ends of switch-switch links; host MTU <= switch MTU",
         tags=("mtu", "link"),
+        features=("mtu",),
+        asserts_absence=True,
     )
 
     def check_link(self, link: Link, ctx: CheckContext) -> Iterator[Result]:

@@ -57,6 +57,10 @@ class LldpAppTlv(DeviceRule):
         scope="device",
         summary="advertised DCBX application TLVs agree with the configured maps",
         tags=("lldp", "dcbx", "classification"),
+        features=(
+            "lldp",
+            "dscp_map",
+        ),
     )
 
     def check_device(self, dev: Device, ctx: CheckContext) -> Iterable[Result]:

@@ -19,6 +19,8 @@ class SwitchMtu(PortRule):
         scope="port",
         summary="switch port MTU >= host MTU + L2 overhead",
         tags=("mtu",),
+        features=("mtu",),
+        asserts_absence=True,
     )
 
     def check_port(self, dev: Device, port: Port, ctx: CheckContext) -> Iterator[Result]:

@@ -75,6 +75,8 @@ class DcqcnRp(PortRule):
         scope="port",
         summary="NIC reaction point enabled on every lossless priority (unless intent cc = none)",
         tags=("dcqcn", "ecn", "nic"),
+        features=("dcqcn",),
+        asserts_absence=True,
     )
 
     def check_nic(self, dev: Device, nic: NicPort, ctx: CheckContext) -> Iterator[Result]:
@@ -93,6 +95,8 @@ class DcqcnNp(PortRule):
         summary="NIC notification point enabled on every lossless priority (unless intent cc"
         " = none)",
         tags=("dcqcn", "ecn", "nic"),
+        features=("dcqcn",),
+        asserts_absence=True,
     )
 
     def check_nic(self, dev: Device, nic: NicPort, ctx: CheckContext) -> Iterator[Result]:
@@ -111,6 +115,10 @@ class CnpPriority(PortRule):
         summary="NIC CNP 802.1p priority equals the intent CNP priority, and that priority"
         " is not PFC-enabled",
         tags=("cnp", "dcqcn", "nic"),
+        features=(
+            "cnp",
+            "pfc",
+        ),
     )
 
     def check_nic(self, dev: Device, nic: NicPort, ctx: CheckContext) -> Iterator[Result]:
@@ -166,6 +174,10 @@ class NicFirmwareCc(PortRule):
         summary="firmware CC settings (ROCE_CC_PRIO_MASK, CNP_DSCP, CNP_802P_PRIO) agree with"
         " runtime and intent",
         tags=("dcqcn", "cnp", "firmware", "nic"),
+        features=(
+            "cnp",
+            "dcqcn",
+        ),
     )
 
     def check_nic(self, dev: Device, nic: NicPort, ctx: CheckContext) -> Iterator[Result]:

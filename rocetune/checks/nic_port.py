@@ -53,6 +53,8 @@ class RoceTos(PortRule):
         summary="NIC default RoCE ToS (rdma_cm default ToS, traffic_class) carries the intent"
         " RoCE DSCP (ToS >> 2); warning when its ECN bits are not ECT",
         tags=("classification", "dscp", "nic"),
+        features=("roce_mode",),
+        asserts_absence=True,
     )
 
     def check_nic(self, dev: Device, nic: NicPort, ctx: CheckContext) -> Iterator[Result]:
@@ -133,6 +135,7 @@ class NicRxBuffer(PortRule):
         scope="port",
         summary="NIC lossless priority has its own receive buffer, larger than its XOFF",
         tags=("buffers", "pfc", "nic"),
+        features=("buffers",),
     )
 
     def check_nic(self, dev: Device, nic: NicPort, ctx: CheckContext) -> Iterator[Result]:
@@ -221,6 +224,8 @@ class RoceMtuFits(PortRule):
         scope="port",
         summary="NIC netdev MTU >= intent RoCE MTU + 96 B (4192 for 4096)",
         tags=("mtu", "nic"),
+        features=("mtu",),
+        asserts_absence=True,
     )
 
     def check_nic(self, dev: Device, nic: NicPort, ctx: CheckContext) -> Iterator[Result]:
@@ -265,6 +270,7 @@ class RoceV2(PortRule):
         summary="rdma_cm default mode is RoCE v2; the configured GID index is an IPv4-mapped"
         " RoCE v2 entry",
         tags=("roce", "gid", "nic"),
+        features=("roce_mode",),
     )
     options_model = RoceV2Options
 

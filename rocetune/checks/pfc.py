@@ -36,6 +36,8 @@ class PfcOnLossless(PortRule):
         scope="port",
         summary="PFC enabled (rx and tx) on every intent lossless priority on every RoCE port",
         tags=("pfc",),
+        features=("pfc",),
+        asserts_absence=True,
     )
 
     def check_port(self, dev: Device, port: Port, ctx: CheckContext) -> Iterator[Result]:
@@ -101,6 +103,7 @@ class PfcExtraPriority(PortRule):
         scope="port",
         summary="PFC enabled on a priority outside the intent (the CNP priority included)",
         tags=("pfc",),
+        features=("pfc",),
     )
 
     def check_port(self, dev: Device, port: Port, ctx: CheckContext) -> Iterator[Result]:
@@ -162,6 +165,7 @@ class TooManyLossless(PortRule):
         scope="port",
         summary="more than two lossless priorities on a port",
         tags=("pfc", "buffers"),
+        features=("pfc",),
     )
     options_model = TooManyLosslessOptions
 
@@ -211,6 +215,7 @@ class LinkPauseOff(PortRule):
         scope="port",
         summary="802.3x link-level pause is off wherever PFC is on",
         tags=("pfc", "pause"),
+        features=("pfc",),
     )
 
     def check_port(self, dev: Device, port: Port, ctx: CheckContext) -> Iterator[Result]:
@@ -272,6 +277,7 @@ class PfcOperState(PortRule):
         summary="PFC operational state matches the configured state (where operational data"
         " was collected)",
         tags=("pfc", "operational"),
+        features=("pfc",),
     )
 
     def check_port(self, dev: Device, port: Port, ctx: CheckContext) -> Iterator[Result]:

@@ -78,6 +78,7 @@ class DscpRemark(DeviceRule):
         scope="device",
         summary="a remark/rewrite touches the RoCE or CNP DSCP",
         tags=("classification", "dscp"),
+        features=("dscp_map",),
     )
 
     def check_device(self, dev: Device, ctx: CheckContext) -> Iterable[Result]:

@@ -56,6 +56,7 @@ class LinkSpeedMatch(LinkRule):
         scope="link",
         summary="speed (and FEC where known) equal on both ends",
         tags=("link", "speed"),
+        features=("speed",),
     )
 
     def check_link(self, link: Link, ctx: CheckContext) -> Iterator[Result]:
@@ -110,6 +111,10 @@ class CnpDscpMatch(LinkRule):
         scope="link",
         summary="NIC CNP DSCP equals the DSCP the attached switch classifies as CNP",
         tags=("cnp", "dcqcn", "dscp", "link"),
+        features=(
+            "cnp",
+            "dscp_map",
+        ),
     )
 
     def check_link(self, link: Link, ctx: CheckContext) -> Iterator[Result]:
@@ -182,6 +187,7 @@ class UnknownNeighbor(LinkRule):
         scope="link",
         summary="an LLDP neighbour or declared link end is not in the inventory",
         tags=("link", "lldp", "topology"),
+        features=("lldp",),
     )
     options_model = UnknownNeighborOptions
 

@@ -40,6 +40,11 @@ class PfcWatchdogOn(PortRule):
         scope="port",
         summary="PFC watchdog enabled on every PFC-enabled switch port/queue",
         tags=("pfc", "watchdog"),
+        features=(
+            "watchdog",
+            "pfc",
+        ),
+        asserts_absence=True,
     )
 
     def check_port(self, dev: Device, port: Port, ctx: CheckContext) -> Iterable[Result]:
@@ -149,6 +154,7 @@ class PfcWatchdogTimers(DeviceRule):
         summary="watchdog detection/restoration/poll timers inside the platform's valid ranges "
         "and consistent with each other",
         tags=("pfc", "watchdog"),
+        features=("watchdog",),
     )
     options_model = WatchdogTimersOptions
 
@@ -278,6 +284,7 @@ class PfcWatchdogAction(DeviceRule):
         scope="device",
         summary="watchdog action is drop",
         tags=("pfc", "watchdog"),
+        features=("watchdog",),
     )
 
     def check_device(self, dev: Device, ctx: CheckContext) -> Iterable[Result]:

@@ -246,6 +246,9 @@ class Device(Model):
     watchdog_poll_ms: float | None = None
     lldp: tuple[LldpNeighbor, ...] | None = None
     unparsed: tuple[Unparsed, ...] = ()
+    roce_ports: tuple[str, ...] | None = None
+    """The ports the inventory declares as RoCE ports (names, globs, ``swp1-32`` ranges);
+    None = not declared (the lossless domain then comes from the config and the links)."""
     facts: dict[str, str] = Field(default_factory=dict)
     """Free-form device facts (OS version, buffer model) for reports, never for rules."""
     tunnel_dscp_rewrite: dict[str, dict[int, int] | None] | None = None

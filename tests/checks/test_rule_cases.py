@@ -12,6 +12,7 @@ Case file format::
             ports:
               Ethernet0: {pfc_rx: [3], pfc_tx: [3]}
         links: [{a: leaf1:Ethernet0, b: gpu1:eth0, length_m: 3}]   # optional
+        run: [RT301, RT601]        # optional: the rules to run (default: the file's rule)
         expect:                    # exactly these findings (RT000 included when listed)
           - {code: RT201, device: leaf1, port: Ethernet0}
 """
@@ -72,9 +73,12 @@ def build_fabric(case: dict[str, Any]) -> Fabric:
 
 @pytest.mark.parametrize(("code", "case"), _load_cases())
 def test_rule_case(code: str, case: dict[str, Any]) -> None:
-    rule = rule_by_code(code)
-    assert rule is not None, f"{code} is not registered"
-    findings = run_checks(build_fabric(case), [rule])
+    rules = []
+    for wanted in case.get("run") or [code]:
+        rule = rule_by_code(wanted)
+        assert rule is not None, f"{wanted} is not registered"
+        rules.append(rule)
+    findings = run_checks(build_fabric(case), rules)
     got = [f.model_dump(mode="json") for f in findings]
     expected = case.get("expect") or []
     unmatched = list(got)

@@ -1,0 +1,122 @@
+"""Which switch ports carry RoCE: the lossless domain the port rules check.
+
+A port is in the lossless domain when
+
+1. the inventory declares it (``roce_ports:`` on the device, a group or the defaults: port
+   names, globs such as ``swp*`` or ranges such as ``swp1-32`` / ``Ethernet0-124``); when
+   declared, that list is the whole domain; otherwise
+2. the device has links (declared or from LLDP): it is a link end; otherwise (a lone config)
+3. the config gives lossless evidence on it (PFC enabled in any direction, DSCP trust, an
+   ECN profile or a lossless priority-group buffer bound), or its lossless state is not
+   known from the snapshot (the rules then say what they could not read rather than pass).
+
+Administratively down ports are never in the domain. The other ports are "outside the
+lossless domain": the port rules skip them. Where the domain was inferred from the config
+(3), RT003 lists them once per device; a declared domain (1, 2) is the user's statement.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from rocetune.model import Device, Link, Port
+
+Basis = Literal["inventory", "links", "config"]
+
+_RANGE = re.compile(r"^(?P<prefix>.*?)(?P<lo>\d+)-(?P<hi>\d+)$")
+_GLOB_CHARS = frozenset("*?[")
+_DSCP_TRUST = frozenset({"dscp", "both"})
+
+
+@dataclass(frozen=True)
+class RoceScope:
+    """The lossless domain of one device."""
+
+    roce: tuple[Port, ...]
+    """Ports that carry RoCE (checked by the port rules)."""
+    outside: tuple[Port, ...]
+    """Admin-up ports known to carry no lossless config, or not declared by the inventory."""
+    admin_down: tuple[Port, ...]
+    """Ports that are administratively down (out of scope)."""
+    basis: Basis
+    """``inventory`` (``roce_ports`` declared), ``links`` (the link ends) or ``config``."""
+    unmatched: tuple[str, ...] = ()
+    """Declared ``roce_ports`` patterns that match no port of the device."""
+
+
+def port_matches(name: str, pattern: str) -> bool:
+    """True when port ``name`` matches an inventory pattern: a name, a glob or a range.
+
+    A range is a name ending in ``<lo>-<hi>`` (``swp1-32``, ``Ethernet1/1-8``): it matches
+    the prefix followed by any number from lo to hi (inclusive).
+    """
+    pat = pattern.strip()
+    if name == pat:
+        return True
+    match = _RANGE.match(pat)
+    if match is not None:
+        prefix = match.group("prefix")
+        rest = name[len(prefix) :] if name.startswith(prefix) else ""
+        if rest.isdigit():
+            return int(match.group("lo")) <= int(rest) <= int(match.group("hi"))
+    if _GLOB_CHARS & set(pat):
+        return fnmatch.fnmatchcase(name, pat)
+    return False
+
+
+def has_lossless_evidence(port: Port) -> bool:
+    """True when the config shows lossless RoCE intent on ``port``.
+
+    Evidence: PFC on some priority (rx or tx), DSCP trust, an ECN profile on a queue, or a
+    lossless (XOFF) priority-group buffer profile.
+    """
+    if port.pfc_rx or port.pfc_tx:
+        return True
+    if port.trust in _DSCP_TRUST:
+        return True
+    if port.ecn:
+        return True
+    return any(
+        p.computed_at_runtime or (p.xoff_bytes or 0) > 0 for p in (port.pg_buffers or {}).values()
+    )
+
+
+def lossless_state_known(port: Port) -> bool:
+    """True when the snapshot says whether PFC is on (so a port without evidence is lossy)."""
+    return port.pfc_rx is not None and port.pfc_tx is not None
+
+
+def _link_ports(device: str, links: Iterable[Link]) -> set[str]:
+    return {e.port for lk in links for e in (lk.a, lk.b) if e.device == device}
+
+
+def roce_scope(device: Device, links: Sequence[Link] = ()) -> RoceScope:
+    """Split the switch ports of ``device`` into RoCE, outside and admin-down ports."""
+    down = tuple(p for p in device.ports.values() if p.admin_up is False)
+    up = [p for p in device.ports.values() if p.admin_up is not False]
+    declared = device.roce_ports
+    if declared is not None:
+        roce = tuple(p for p in up if any(port_matches(p.name, pat) for pat in declared))
+        unmatched = tuple(
+            pat for pat in declared if not any(port_matches(n, pat) for n in device.ports)
+        )
+        names = {p.name for p in roce}
+        outside = tuple(p for p in up if p.name not in names)
+        return RoceScope(roce, outside, down, "inventory", unmatched)
+    linked = _link_ports(device.name, links)
+    if linked:
+        roce = tuple(p for p in up if p.name in linked)
+        outside = tuple(p for p in up if p.name not in linked)
+        return RoceScope(roce, outside, down, "links")
+    roce_list: list[Port] = []
+    outside_list: list[Port] = []
+    for port in up:
+        if has_lossless_evidence(port) or not lossless_state_known(port):
+            roce_list.append(port)
+        else:
+            outside_list.append(port)
+    return RoceScope(tuple(roce_list), tuple(outside_list), down, "config")

@@ -1,0 +1,65 @@
+"""The lossless domain: which switch ports the port rules check (rocetune.checks.scope)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rocetune.checks.scope import port_matches, roce_scope
+from rocetune.model import Device, Link, LinkEnd, Port
+
+
+@pytest.mark.parametrize(
+    ("name", "pattern", "hit"),
+    [
+        ("swp1", "swp1", True),
+        ("swp12", "swp1-32", True),
+        ("swp33", "swp1-32", False),
+        ("swp1s0", "swp1-32", False),
+        ("Ethernet124", "Ethernet0-124", True),
+        ("Ethernet1/7", "Ethernet1/1-8", True),
+        ("Ethernet2/7", "Ethernet1/1-8", False),
+        ("swp7", "swp*", True),
+        ("eth1", "swp*", False),
+        ("Ethernet8", "Ethernet[0-9]", True),
+    ],
+)
+def test_port_patterns(name: str, pattern: str, hit: bool) -> None:
+    assert port_matches(name, pattern) is hit
+
+
+def _dev(ports: dict[str, Port], roce_ports: tuple[str, ...] | None = None) -> Device:
+    return Device(name="leaf1", kind="switch", platform="test", ports=ports, roce_ports=roce_ports)
+
+
+def test_lone_config_uses_lossless_evidence_and_skips_admin_down() -> None:
+    dev = _dev(
+        {
+            "swp1": Port(name="swp1", pfc_rx=(3,), pfc_tx=(3,)),
+            "swp2": Port(name="swp2", pfc_rx=(), pfc_tx=(), trust="dscp"),
+            "swp3": Port(name="swp3", pfc_rx=(), pfc_tx=(), trust="pcp"),
+            "swp4": Port(name="swp4"),  # nothing known: checked, the rules say what is missing
+            "swp5": Port(name="swp5", pfc_rx=(3,), pfc_tx=(3,), admin_up=False),
+        }
+    )
+    scope = roce_scope(dev)
+    assert [p.name for p in scope.roce] == ["swp1", "swp2", "swp4"]
+    assert [p.name for p in scope.outside] == ["swp3"]
+    assert [p.name for p in scope.admin_down] == ["swp5"]
+    assert scope.basis == "config"
+
+
+def test_links_decide_when_present() -> None:
+    dev = _dev({n: Port(name=n, pfc_rx=(3,), pfc_tx=(3,)) for n in ("swp1", "swp2")})
+    link = Link(a=LinkEnd(device="leaf1", port="swp2"), b=LinkEnd(device="gpu1", port="eth0"))
+    scope = roce_scope(dev, [link])
+    assert [p.name for p in scope.roce] == ["swp2"]
+    assert scope.basis == "links"
+
+
+def test_inventory_declaration_wins_and_unmatched_patterns_are_kept() -> None:
+    ports = {n: Port(name=n, pfc_rx=(3,), pfc_tx=(3,)) for n in ("swp1", "swp2", "swp31")}
+    scope = roce_scope(_dev(ports, ("swp1-16", "Ethernet*")))
+    assert [p.name for p in scope.roce] == ["swp1", "swp2"]
+    assert [p.name for p in scope.outside] == ["swp31"]
+    assert scope.unmatched == ("Ethernet*",)
+    assert scope.basis == "inventory"

@@ -112,7 +112,7 @@ def lint(
 @cli.command("rules")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 def rules_cmd(fmt: str) -> None:
-    """List the rule catalogue (code, name, severity, scope)."""
+    """List the rule catalogue (code, name, severity, scope; JSON also the module)."""
     import json
 
     from rocetune.checks.registry import all_rules
@@ -124,6 +124,7 @@ def rules_cmd(fmt: str) -> None:
             "severity": r.meta.severity.value,
             "scope": r.meta.scope,
             "summary": r.meta.summary,
+            "module": r.__module__,
         }
         for r in all_rules()
     ]

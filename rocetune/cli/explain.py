@@ -36,7 +36,8 @@ def rule_text(rule: str) -> str:
     title, _, rest = body.partition("\n")
     tags = ", ".join(meta.tags) or "-"
     line = f"severity: {meta.severity.value} | scope: {meta.scope} | tags: {tags}"
-    return f"{title}\n\n{line} | since {meta.since}\n{rest.rstrip()}\n"
+    line += f" | since {meta.since} | module: {found.__module__}"
+    return f"{title}\n\n{line}\n{rest.rstrip()}\n"
 
 
 @click.command("explain")

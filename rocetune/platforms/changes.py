@@ -41,7 +41,8 @@ DISRUPTION: dict[str, tuple[bool, str]] = {
     "watchdog": (False, "PFC watchdog timers and actions apply hitlessly [judgement]"),
     "other": (False, "does not touch the data path's lossless configuration [judgement]"),
 }
-"""kind -> (disruptive, why). Sources: /work/shared/docs/roce-knowledge.md; else [judgement]."""
+"""kind -> (disruptive, why). Sources: docs/roce-knowledge.md (ids in docs/sources.md); else
+[judgement]."""
 
 SEVERITY: tuple[str, ...] = (
     "roce_mode",

@@ -56,7 +56,7 @@ def test_rules_json_lists_registered_rules() -> None:
     codes = [r["code"] for r in rows]
     assert codes == sorted(codes)
     assert {"RT000", "RT001", "RT002", "RT201", "RT701"} <= set(codes)
-    assert all(set(r) == {"code", "name", "severity", "scope", "summary"} for r in rows)
+    assert all(set(r) == {"code", "name", "severity", "scope", "summary", "module"} for r in rows)
 
 
 def test_device_without_snapshot_is_not_collected_exit_3(tmp_path: Path) -> None:

@@ -34,7 +34,9 @@ def test_explain_prints_the_rule_doc() -> None:
     assert res.exit_code == 0
     lines = res.stdout.splitlines()
     assert lines[0] == "# RT201 pfc-on-lossless"
-    assert lines[2] == "severity: error | scope: port | tags: pfc | since 0.1.0"
+    assert lines[2] == (
+        "severity: error | scope: port | tags: pfc | since 0.1.0 | module: rocetune.checks.pfc"
+    )
     assert "## How to fix" in lines
     assert "---" not in lines[:3]
     by_name = invoke("explain", "pfc-deadlock-risk")

@@ -10,18 +10,16 @@ import pytest
 from rocetune import api
 from rocetune.model import Intent
 from tests.cli.conftest import ROOT, run_cli
+from tests.paths import CORPUS as CORPUS_ROOT
 
-CORPUS = ROOT.parent / "shared" / "corpus"
+CORPUS = CORPUS_ROOT
 FIXTURES = ROOT / "tests" / "fixtures"
 
 
 def corpus_files() -> list[Path]:
-    if not CORPUS.is_dir():
-        return []
     return sorted(p for d in ("sonic", "cumulus") for p in (CORPUS / d).rglob("*") if p.is_file())
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not beside the checkout")
 @pytest.mark.parametrize("path", corpus_files(), ids=lambda p: p.name)
 def test_every_sonic_and_cumulus_corpus_file_lints_with_exit_0_or_1(path: Path) -> None:
     result = api.lint([path])
@@ -31,8 +29,7 @@ def test_every_sonic_and_cumulus_corpus_file_lints_with_exit_0_or_1(path: Path) 
 
 def test_corpus_via_the_real_cli() -> None:
     files = corpus_files()
-    if not files:
-        pytest.skip("../shared/corpus is not beside the checkout")
+    assert files, f"no corpus files under {CORPUS}"
     res = run_cli("lint", *files, "--format", "json")
     assert res.code in {0, 1}
     assert "Traceback" not in res.err

@@ -1,7 +1,7 @@
 """Robustness of the Cumulus parser: mutations of NVUE configs, other Cumulus files and the
 optional JSON outputs (``nv show interface``, ``nv show qos roce``, ``lldpctl``).
 
-Originals: ``tests/fixtures/cumulus``, the Cumulus corpus (``/work/shared/corpus/cumulus``
+Originals: ``tests/fixtures/cumulus``, the Cumulus corpus (``tests/corpus/cumulus``
 when present) and the lab snapshots, grouped by what the driver sniffs them as; optional
 outputs are parsed next to a base configuration. Each example must parse or raise
 ParseError(file, line) (see :mod:`tests.fuzz.mutations`); the long run is described in
@@ -27,10 +27,11 @@ from rocetune.platforms.cumulus.commands import (
 from rocetune.snapshot import Command, Snapshot, SourceFile
 from tests.fuzz.mutations import FUZZ_SETTINGS, check_parse, mutated
 from tests.fuzz.snapshots import check_parse_files, check_sniff, read
+from tests.paths import CORPUS as CORPUS_ROOT
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
-CORPUS = Path("/work/shared/corpus/cumulus")
+CORPUS = CORPUS_ROOT / "cumulus"
 DRIVER = CumulusDriver()
 
 

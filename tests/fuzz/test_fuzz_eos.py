@@ -17,11 +17,12 @@ from rocetune.platforms.eos import EosDriver
 from rocetune.platforms.eos.commands import INTERFACES_STATUS, LLDP_DETAIL, RUNNING_CONFIG
 from rocetune.snapshot import Command, Snapshot, SourceFile
 from tests.fuzz.mutations import FUZZ_SETTINGS, check_parse, mutated
+from tests.paths import CORPUS as CORPUS_ROOT
 
 DRIVER = EosDriver()
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "eos"
 SPINE = FIXTURES / "roce_spine"
-CORPUS = Path("/work/shared/corpus/eos")
+CORPUS = CORPUS_ROOT / "eos"
 
 CONFIGS = [
     p.read_text(encoding="utf-8")

@@ -3,7 +3,7 @@
 Originals: ``tests/fixtures/linux_host/gpu01`` (one file of the snapshot is mutated at a
 time, the others stay as collected, with and without ``meta.json``), the copies of the
 shared-corpus host files ``tests/fixtures/linux_host/corpus_*`` and the corpus itself
-(``/work/shared/corpus/host`` when present), each as the single saved file it is. Every
+(``tests/corpus/host``), each as the single saved file it is. Every
 example must parse (the host parser reports odd input as Unparsed and never raises
 ParseError) and sniffing never raises (see :mod:`tests.fuzz.mutations`).
 """
@@ -21,11 +21,12 @@ from rocetune.platforms.linux_host.commands import TRANSCRIPT
 from rocetune.snapshot import Snapshot, SourceFile, read_meta
 from tests.fuzz.mutations import FUZZ_SETTINGS, check_parse, mutated
 from tests.fuzz.snapshots import check_sniff, read
+from tests.paths import CORPUS as CORPUS_ROOT
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "linux_host"
 SNAPSHOT = FIXTURES / "gpu01"
-CORPUS = Path("/work/shared/corpus/host")
+CORPUS = CORPUS_ROOT / "host"
 DRIVER = LinuxHostDriver()
 
 FILES = {p.name: read(p) for p in sorted(SNAPSHOT.iterdir()) if p.name != "meta.json"}

@@ -1,7 +1,7 @@
 """Robustness of the NX-OS parser: mutations of running-configs and of the optional JSON outputs.
 
 Originals: ``tests/fixtures/nxos`` (the RoCE spine and the corpus copies) and the NX-OS corpus
-(``/work/shared/corpus/nxos`` when present), grouped by what the driver sniffs them as;
+(``tests/corpus/nxos``), grouped by what the driver sniffs them as;
 optional outputs are parsed next to the spine's running-config. Each example must parse or
 raise ParseError(file, line) (see :mod:`tests.fuzz.mutations`).
 """
@@ -17,9 +17,10 @@ from rocetune.platforms.nxos.commands import INTERFACES, LLDP, RUNNING_CONFIG
 from rocetune.snapshot import Command
 from tests.fuzz.mutations import FUZZ_SETTINGS, check_parse, mutated
 from tests.fuzz.snapshots import check_parse_files, check_sniff, read
+from tests.paths import CORPUS as CORPUS_ROOT
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "nxos"
-CORPUS = Path("/work/shared/corpus/nxos")
+CORPUS = CORPUS_ROOT / "nxos"
 DRIVER = NxosDriver()
 
 

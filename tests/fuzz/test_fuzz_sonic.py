@@ -1,6 +1,6 @@
 """Robustness of the SONiC parser: mutations of real CONFIG_DB files and of LLDP output.
 
-Originals: the SONiC corpus (``/work/shared/corpus/sonic/*.json`` when present),
+Originals: the SONiC corpus (``tests/corpus/sonic/*.json``),
 ``tests/fixtures/sonic``, ``tests/fixtures/topology`` and the lab snapshots; LLDP:
 ``tests/fixtures/lldp``. Each example must parse or raise ParseError(file, line) (see
 :mod:`tests.fuzz.mutations`). The long run is described in ``tests/fuzz/README.md``.
@@ -16,9 +16,10 @@ from rocetune.platforms.sonic import SonicDriver
 from rocetune.platforms.sonic.commands import CONFIG_DB, LLDP
 from tests.fuzz.mutations import FUZZ_SETTINGS, check_parse, mutated
 from tests.fuzz.snapshots import check_parse_files, check_sniff, read
+from tests.paths import CORPUS as CORPUS_ROOT
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPUS = Path("/work/shared/corpus/sonic")
+CORPUS = CORPUS_ROOT / "sonic"
 DRIVER = SonicDriver()
 
 

@@ -2,7 +2,7 @@
 
 Regenerate after an intended change with::
 
-    ROCETUNE_UPDATE_GOLDEN=1 /work/venv/bin/pytest tests/render/test_golden.py
+    ROCETUNE_UPDATE_GOLDEN=1 .venv/bin/pytest tests/render/test_golden.py
 
 and review the diff. Without the variable the test fails when a golden file is stale,
 missing or no longer produced.

@@ -10,9 +10,10 @@ from rocetune.platforms.base import ParseResult
 from rocetune.platforms.cumulus import CumulusDriver
 from rocetune.platforms.cumulus.commands import NV_CONFIG
 from rocetune.snapshot import Snapshot, SourceFile, read_single_file
+from tests.paths import CORPUS as CORPUS_ROOT
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "cumulus"
-CORPUS = Path("/work/shared/corpus/cumulus")
+CORPUS = CORPUS_ROOT / "cumulus"
 DRIVER = CumulusDriver()
 
 DSCP_DEFAULT = {dscp: dscp >> 3 for dscp in range(64)}

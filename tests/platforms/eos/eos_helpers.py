@@ -10,9 +10,10 @@ from rocetune.platforms.base import ParseResult
 from rocetune.platforms.eos import EosDriver
 from rocetune.platforms.eos.commands import LLDP_DETAIL, RUNNING_CONFIG
 from rocetune.snapshot import Snapshot, SourceFile, read_directory, read_single_file
+from tests.paths import CORPUS as CORPUS_ROOT
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "eos"
-CORPUS = Path("/work/shared/corpus/eos")
+CORPUS = CORPUS_ROOT / "eos"
 DRIVER = EosDriver()
 
 DSCP_DEFAULT = {dscp: dscp >> 3 for dscp in range(64)}

@@ -10,10 +10,11 @@ from rocetune.platforms.linux_host import LinuxHostDriver
 from rocetune.platforms.linux_host.base import Notes
 from rocetune.platforms.linux_host.segments import Segment, split
 from rocetune.snapshot import Snapshot, SourceFile, read_directory, read_single_file
+from tests.paths import CORPUS as CORPUS_ROOT
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "linux_host"
 SNAPSHOT = FIXTURES / "gpu01"
-CORPUS = Path("/work/shared/corpus/host")
+CORPUS = CORPUS_ROOT / "host"
 DRIVER = LinuxHostDriver()
 
 

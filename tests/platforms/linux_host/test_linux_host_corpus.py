@@ -150,7 +150,7 @@ def test_corpus_via_the_real_cli() -> None:
     assert len(json.loads(res.out)["devices"]) == len(FILES)
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="shared corpus not present")
 def test_fixtures_are_unchanged_copies_of_the_corpus() -> None:
+    assert CORPUS.is_dir(), CORPUS
     for path in sorted(CORPUS.iterdir()):
         assert _fixture(path.name).read_bytes() == path.read_bytes(), path.name

@@ -13,9 +13,10 @@ from rocetune.model import Device
 from rocetune.platforms.sonic import SonicDriver
 from rocetune.platforms.sonic.commands import CONFIG_DB
 from rocetune.platforms.sonic.parse import parse_text
+from tests.paths import CORPUS as CORPUS_ROOT
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "sonic"
-CORPUS = Path(__file__).resolve().parents[3].parent / "shared" / "corpus"
+CORPUS = CORPUS_ROOT
 SONIC_CORPUS = CORPUS / "sonic"
 
 CORPUS_JSON = sorted(SONIC_CORPUS.rglob("*.json")) if SONIC_CORPUS.is_dir() else []

@@ -41,6 +41,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from rocetune import inputs
 from rocetune.checks.base import Rule, RuleOptions
 from rocetune.engine import Selection
 from rocetune.errors import ConfigError
@@ -109,8 +110,11 @@ def find_config(start: Path) -> Path | None:
 
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
+        return tomllib.loads(inputs.read_bytes(path).decode("utf-8"))
+    except inputs.InputRefused as exc:
+        raise ConfigError(f"cannot read config: {exc}", file=path) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"config is not UTF-8: {exc.reason}", file=path) from None
     except OSError as exc:
         raise ConfigError(f"cannot read config: {exc.strerror}", file=path) from exc
     except tomllib.TOMLDecodeError as exc:
@@ -125,7 +129,8 @@ def load_config(explicit: Path | None = None, cwd: Path | None = None) -> Loaded
         if path is None:
             return LoadedConfig()
     elif not path.is_file():
-        raise ConfigError("config file does not exist", file=path)
+        why = "not a regular file" if path.exists() else "config file does not exist"
+        raise ConfigError(why, file=path)
     raw: Any = _read_toml(path)
     if path.name == PYPROJECT:
         raw = raw.get("tool", {}).get("rocetune")
@@ -208,8 +213,8 @@ def _line_of(path: Path, key: str) -> int | None:
         return None
     pattern = re.compile(rf"""^\s*(\[+[^\]]*\b)?["']?{re.escape(key)}["']?\s*(=|\])""")
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
+        lines = inputs.read_text(path).splitlines()
+    except (OSError, inputs.InputRefused):
         return None
     return next((n for n, text in enumerate(lines, 1) if pattern.search(text)), None)
 

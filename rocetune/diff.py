@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rocetune import inputs
 from rocetune.api import AuditResult, audit, lint
 from rocetune.engine import Selection
 from rocetune.errors import RocetuneError
@@ -54,8 +55,8 @@ def is_inventory(path: Path) -> bool:
     from ruamel.yaml.error import YAMLError
 
     try:
-        data = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
-    except (YAMLError, UnicodeDecodeError, ValueError):
+        data = YAML(typ="safe").load(inputs.read_text(path))
+    except (YAMLError, ValueError, OSError, inputs.InputRefused):
         return False
     return isinstance(data, dict) and "devices" in data
 

@@ -33,6 +33,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError
 
+from rocetune import inputs
 from rocetune.errors import InventoryError
 from rocetune.model import Intent, Link, LinkEnd, Model
 from rocetune.platforms import KNOWN_PLATFORMS
@@ -367,9 +368,12 @@ def _links(entries: tuple[LinkEntry, ...]) -> tuple[Link, ...]:
 
 def _read_yaml(path: Path) -> Any:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = inputs.read_bytes(path).decode("utf-8")
+    except inputs.InputRefused as exc:
+        raise InventoryError(f"cannot read inventory: {exc}", file=path) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InventoryError(f"cannot read inventory: {exc}", file=path) from exc
+    _refuse_aliases(text, path)
     yaml = YAML(typ="rt")
     yaml.allow_duplicate_keys = False
     try:
@@ -430,3 +434,22 @@ def load_intent_file(path: Path | str) -> Intent:
         return Intent.model_validate(_plain(root))
     except ValidationError as exc:
         raise _validation_error(path, root, exc) from None
+
+
+def _refuse_aliases(text: str, path: Path) -> None:
+    """YAML aliases are refused: a few hundred bytes of nested aliases expand to gigabytes
+    ("billion laughs"). Groups and ``defaults:`` share settings instead."""
+    from ruamel.yaml.error import YAMLError
+    from ruamel.yaml.events import AliasEvent
+
+    try:
+        for event in YAML(typ="safe", pure=True).parse(text):
+            if isinstance(event, AliasEvent):
+                mark = event.start_mark
+                msg = (
+                    f"YAML alias *{event.anchor} is not allowed in an inventory "
+                    "(use groups: or defaults: to share settings)"
+                )
+                raise InventoryError(msg, file=path, line=mark.line + 1, column=mark.column + 1)
+    except YAMLError:
+        return  # the loader reports the syntax error with its position

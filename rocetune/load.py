@@ -8,11 +8,11 @@ snapshot and let the driver parse it. Used by :mod:`rocetune.api` for audits and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rocetune.errors import ParseError, RocetuneError, SnapshotError
-from rocetune.model import DeviceProblem
+from rocetune.model import DeviceProblem, Unparsed
 from rocetune.platforms import drivers, get_driver
 from rocetune.platforms.base import ParseResult, PlatformDriver
 from rocetune.snapshot import Snapshot, read_directory, read_single_file, read_text
@@ -42,7 +42,8 @@ def _sniff(path: Path, text: str) -> Found | None:
 def read_file(path: Path, platform: str | None) -> Found | str:
     """Read one saved config; return the driver and snapshot, or why it cannot be read."""
     if not path.is_file():
-        raise SnapshotError("snapshot file does not exist", file=path)
+        why = "not a regular file" if path.exists() else "snapshot file does not exist"
+        raise SnapshotError(why, file=path)
     body = read_text(path)
     if platform is None:
         found = _sniff(path, body)
@@ -103,9 +104,21 @@ def load_device(
             )
             return Loaded(problem=problem, source=str(source))
         driver, snap = got
-        return Loaded(result=driver.parse(snap, name, role))
+        return Loaded(result=_with_refused(driver.parse(snap, name, role), snap))
     except (ParseError, SnapshotError) as exc:
         return Loaded(error=exc)
     except Exception as exc:  # a parser bug must not lose the other devices
         msg = f"internal error while reading this snapshot: {type(exc).__name__}: {exc}"
         return Loaded(error=RocetuneError(msg.splitlines()[0], file=source))
+
+
+def _with_refused(result: ParseResult, snap: Snapshot) -> ParseResult:
+    """Report the snapshot entries that were not read (links, FIFOs, huge files) as RT001."""
+    if not snap.refused:
+        return result
+    items = tuple(
+        Unparsed(item=Path(path).name, reason=f"not read: {why}", file=path)
+        for path, why in snap.refused
+    )
+    device = result.device.model_copy(update={"unparsed": (*result.device.unparsed, *items)})
+    return replace(result, device=device)

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from rocetune import inputs
 from rocetune.errors import SnapshotError
 
 Encoding = Literal["text", "json", "yaml"]
@@ -113,6 +114,9 @@ class Snapshot:
     meta: SnapshotMeta = field(default_factory=SnapshotMeta)
     origin: str = ""
     """The directory or file the snapshot was read from (for messages)."""
+    refused: tuple[tuple[str, str], ...] = ()
+    """Entries of the snapshot directory that were not read (path, why): symbolic links,
+    FIFOs, devices, files over the size limit. Reported as RT001, never followed."""
 
     def get(self, command: Command) -> SourceFile | None:
         """Return the output of ``command`` or None when it was not collected."""
@@ -122,22 +126,26 @@ class Snapshot:
         return iter(self.files.values())
 
 
-def read_text(path: Path) -> str:
-    """Read a raw output file as UTF-8 (undecodable bytes replaced), SnapshotError if unreadable."""
+def read_text(path: Path, *, follow_symlinks: bool = True) -> str:
+    """Read a raw output file as UTF-8 (undecodable bytes replaced), SnapshotError if unreadable.
+
+    Only regular files of bounded size are read (:mod:`rocetune.inputs`).
+    """
     try:
-        data = path.read_bytes()
+        return inputs.read_text(path, follow_symlinks=follow_symlinks)
+    except inputs.InputRefused as exc:
+        raise SnapshotError(str(exc), file=path) from None
     except OSError as exc:
         raise SnapshotError(f"cannot read: {exc.strerror}", file=path) from exc
-    return data.decode("utf-8", errors="replace")
 
 
 def read_meta(directory: Path) -> SnapshotMeta:
     """Read ``meta.json`` of a snapshot directory (an empty meta when absent)."""
     path = directory / META_FILE
-    if not path.is_file():
+    if not path.is_file() or path.is_symlink():
         return SnapshotMeta()
     try:
-        raw = json.loads(read_text(path))
+        raw = json.loads(read_text(path, follow_symlinks=False))
     except json.JSONDecodeError as exc:
         raise SnapshotError(f"invalid JSON: {exc.msg}", file=path, line=exc.lineno) from exc
     if not isinstance(raw, dict):
@@ -166,18 +174,28 @@ def read_directory(directory: Path) -> Snapshot:
     """Read every output file of a snapshot directory."""
     if not directory.is_dir():
         raise SnapshotError("snapshot directory does not exist", file=directory)
-    files = {
-        p.name: SourceFile(path=str(p), text=read_text(p))
-        for p in sorted(directory.iterdir())
-        if p.is_file() and p.name != META_FILE and not p.name.startswith(".")
-    }
-    return Snapshot(files=files, meta=read_meta(directory), origin=str(directory))
+    files: dict[str, SourceFile] = {}
+    refused: list[tuple[str, str]] = []
+    for p in sorted(directory.iterdir()):
+        if p.name == META_FILE or p.name.startswith("."):
+            continue
+        if p.is_symlink() or not p.is_file():
+            why = "a symbolic link: not followed" if p.is_symlink() else "not a regular file"
+            refused.append((str(p), why))
+            continue
+        try:
+            files[p.name] = SourceFile(path=str(p), text=read_text(p, follow_symlinks=False))
+        except SnapshotError as exc:
+            refused.append((str(p), exc.message))
+    meta = read_meta(directory)
+    return Snapshot(files=files, meta=meta, origin=str(directory), refused=tuple(refused))
 
 
 def read_single_file(path: Path, as_command: Command) -> Snapshot:
     """Read one saved config file as if it were the output of ``as_command``."""
     if not path.is_file():
-        raise SnapshotError("snapshot file does not exist", file=path)
+        why = "not a regular file" if path.exists() else "snapshot file does not exist"
+        raise SnapshotError(why, file=path)
     source = SourceFile(path=str(path), text=read_text(path))
     return Snapshot(files={as_command.filename: source}, origin=str(path))
 

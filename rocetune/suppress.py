@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import Field, field_validator
 
+from rocetune import inputs
 from rocetune.errors import ConfigError
 from rocetune.fingerprint import FINGERPRINT_KEY, fingerprint_parts, fingerprints
 from rocetune.model import Finding, Model, Severity
@@ -214,7 +215,9 @@ def write_baseline(path: Path, findings: list[Finding]) -> int:
 def read_baseline(path: Path) -> frozenset[str]:
     """The fingerprints of a baseline file; ConfigError when it is not one."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(inputs.read_bytes(path))
+    except inputs.InputRefused as exc:
+        raise ConfigError(f"cannot read baseline: {exc}", file=path) from None
     except OSError as exc:
         raise ConfigError(f"cannot read baseline: {exc.strerror}", file=path) from exc
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:

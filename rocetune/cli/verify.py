@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from rocetune import inputs
 from rocetune.cli.collect import collect_options, live_collector, options_from
 from rocetune.cli.common import common_options, emit, run_guarded
 from rocetune.cli.settings import settings_from
@@ -38,8 +39,8 @@ def _pairs(value: str) -> PairMode | list[tuple[Endpoint, Endpoint]]:
     if value in PAIR_MODES:
         return value  # type: ignore[return-value]
     try:
-        text = Path(value).read_text(encoding="utf-8")
-    except OSError as exc:
+        text = inputs.read_text(Path(value))
+    except (OSError, inputs.InputRefused) as exc:
         msg = f"--pairs: not all, ring, cross-leaf or a readable file: {value!r} ({exc})"
         raise ConfigError(msg) from None
     return parse_pairs(text)

@@ -6,6 +6,7 @@ Definitions (recall, precision, violations) are in tests/realworld/README.md.
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 import traceback
@@ -185,11 +186,14 @@ def _add(t: Totals, r: FileResult) -> None:
     t.exit2 += r.exit_code == 2
 
 
-def run() -> tuple[dict[str, Totals], Totals, list[FileResult]]:
+def run(only: str | None = None) -> tuple[dict[str, Totals], Totals, list[FileResult]]:
+    """Score every expectation (or those whose file contains ``only``)."""
     per: dict[str, Totals] = defaultdict(Totals)
     total = Totals()
     results = []
     for path, doc in expectations():
+        if only is not None and only not in doc["file"]:
+            continue
         r = score_file(path, doc)
         results.append(r)
         _add(per[r.platform], r)
@@ -197,7 +201,9 @@ def run() -> tuple[dict[str, Totals], Totals, list[FileResult]]:
     return per, total, results
 
 
-def report(per: dict[str, Totals], total: Totals, results: list[FileResult]) -> str:
+def report(
+    per: dict[str, Totals], total: Totals, results: list[FileResult], shown: int = MAX_SHOWN
+) -> str:
     lines = [
         "platform     files  recall            precision        distinct  viol  RT001 crash exit2"
     ]
@@ -230,11 +236,11 @@ def report(per: dict[str, Totals], total: Totals, results: list[FileResult]) -> 
             miss_cls[m.codes[0][:3]] += 1
         for n, (_, f) in enumerate(r.violations):
             viol_cls[str(f.get("code"))[:3]] += 1
-            if n < MAX_SHOWN:
+            if n < shown:
                 msg = str(f.get("message", ""))[:90]
                 lines.append(f"    FALSE {f.get('code')}@{f.get('port') or f.get('line')}: {msg}")
-        if len(r.violations) > MAX_SHOWN:
-            lines.append(f"    ... {len(r.violations) - MAX_SHOWN} more must_not_find violations")
+        if len(r.violations) > shown:
+            lines.append(f"    ... {len(r.violations) - shown} more must_not_find violations")
     lines.append("")
     lines.append(
         "misses by rule class: " + ", ".join(f"{k}xx={v}" for k, v in miss_cls.most_common())
@@ -251,9 +257,13 @@ def report(per: dict[str, Totals], total: Totals, results: list[FileResult]) -> 
     return "\n".join(lines)
 
 
-def main() -> int:
-    per, total, results = run()
-    print(report(per, total, results))
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Score rocetune on tests/realworld.")
+    parser.add_argument("--file", help="only expectation files whose config path contains this")
+    parser.add_argument("--all", action="store_true", help="list every violation")
+    args = parser.parse_args(argv)
+    per, total, results = run(args.file)
+    print(report(per, total, results, shown=10**9 if args.all else MAX_SHOWN))
     return 0
 
 

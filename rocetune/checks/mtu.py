@@ -1,4 +1,11 @@
-"""RT6xx: MTU (see rules/ and docs/rule-catalogue.md)."""
+"""RT6xx: MTU (see rules/ and docs/rule-catalogue.md; units in docs/mtu.md).
+
+Every MTU in the model is an IP (L3) MTU: the largest IP packet, without the Ethernet
+header, FCS and VLAN tag (22 B) the port adds on top. SONiC ``PORT.mtu``, NVUE ``link mtu``,
+EOS and NX-OS ``mtu`` and the Linux netdev MTU all count this way, so a switch port carries
+the hosts' full-size frames when its MTU is at least the host MTU: both ends add the same
+L2 overhead.
+"""
 
 from __future__ import annotations
 
@@ -8,40 +15,64 @@ from rocetune.checks.base import CheckContext, Issue, PortRule, Result, Rule, Ru
 from rocetune.checks.helpers import missing
 from rocetune.model import Device, Port, Severity
 
+UNIT = "IP MTU, without the 22 B Ethernet header, FCS and VLAN tag"
+
 
 class SwitchMtu(PortRule):
-    """RT601: switch port MTU >= intent host MTU + L2 overhead."""
+    """RT601: switch port MTU (and lossless class MTU) >= intent host MTU, within platform limits."""
 
     meta = RuleMeta(
         code="RT601",
         name="switch-mtu",
         severity=Severity.ERROR,
         scope="port",
-        summary="switch port MTU >= host MTU + L2 overhead",
+        summary="switch port MTU ≥ host MTU + L2 overhead",
         tags=("mtu",),
         features=("mtu",),
         asserts_absence=True,
     )
 
     def check_port(self, dev: Device, port: Port, ctx: CheckContext) -> Iterator[Result]:
-        """Compare one switch port's MTU with the intent host MTU plus L2 overhead."""
-        host = ctx.intent.mtu.host
-        overhead = ctx.intent.l2_overhead_bytes
-        need = host + overhead
+        """Compare one switch port's MTU (and its lossless class MTU) with the host MTU."""
         if port.mtu is None:
             yield missing(dev.name, port, "mtu", "MTU")
             return
-        if port.mtu >= need:
-            return
-        yield Issue(
-            message=f"port MTU {port.mtu} is below host MTU {host} + {overhead} B L2 overhead"
-            f" = {need}: full-size frames from the hosts are dropped as oversize on this port",
-            device=dev.name,
-            port=port.name,
-            observed=port.mtu,
-            expected=f">= {need} (intent mtu.host {host} + l2_overhead_bytes {overhead})",
-            path=port_path(port, "mtu"),
-        )
+        host = ctx.intent.mtu.host
+        frame = host + ctx.intent.l2_overhead_bytes
+        if dev.mtu_max is not None and port.mtu > dev.mtu_max:
+            yield Issue(
+                message=f"port MTU {port.mtu} B is above the {dev.platform} maximum"
+                f" {dev.mtu_max} B ({UNIT}): the switch rejects the setting, so the port keeps"
+                " its previous MTU",
+                device=dev.name,
+                port=port.name,
+                observed=f"mtu {port.mtu}",
+                expected=f"<= {dev.mtu_max} (the {dev.platform} range; docs/mtu.md)",
+                path=port_path(port, "mtu"),
+            )
+        if port.mtu < host:
+            yield Issue(
+                message=f"port MTU {port.mtu} B is below the host MTU {host} B (both {UNIT}):"
+                f" the hosts' full-size frames ({frame} B on the wire) are dropped as oversize"
+                " on this port",
+                device=dev.name,
+                port=port.name,
+                observed=f"mtu {port.mtu} B (IP MTU)",
+                expected=f">= {host} B (intent mtu.host)",
+                path=port_path(port, "mtu"),
+            )
+        if port.class_mtu is not None and port.class_mtu < host:
+            yield Issue(
+                message=f"the traffic class carrying the lossless priorities has MTU"
+                f" {port.class_mtu} B, below the host MTU {host} B (both {UNIT}): RoCE frames"
+                f" up to {frame} B on the wire are dropped in that class even though the port"
+                f" MTU is {port.mtu} B",
+                device=dev.name,
+                port=port.name,
+                observed=f"class mtu {port.class_mtu} B (IP MTU)",
+                expected=f">= {host} B (intent mtu.host)",
+                path=port_path(port, "class_mtu"),
+            )
 
 
 RULES: tuple[type[Rule], ...] = (SwitchMtu,)

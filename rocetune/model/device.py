@@ -117,6 +117,11 @@ class Watchdog(Model):
     """drop | forward | alert (vendor words normalised: no-drop -> forward)."""
     priorities: tuple[int, ...] | None = None
     """Priorities/queues watched; None = every PFC-enabled priority."""
+    runtime_default: bool = False
+    """True when no per-port setting configures the watchdog and this state is what the
+    platform's default gives when the configuration is loaded (SONiC: ``DEVICE_METADATA``
+    ``default_pfcwd_status`` in a configuration that is not the running one, see
+    :attr:`Device.config_source`)."""
 
 
 class Port(Model):
@@ -125,8 +130,22 @@ class Port(Model):
     name: str
     speed_mbps: int | None = None
     mtu: int | None = None
+    """The port's IP (L3) MTU in bytes: the largest IP packet, without the Ethernet header,
+    FCS and VLAN tag the switch adds on top (SONiC ``PORT.mtu``, NVUE ``link mtu``, EOS and
+    NX-OS ``mtu``, Linux netdev MTU all count this way; docs/mtu.md). A platform that counts
+    the whole frame converts to this unit."""
+    class_mtu: int | None = None
+    """The IP MTU of the traffic class that carries the lossless priorities, where the
+    platform sets an MTU per class (NX-OS network-qos ``class ... mtu``); None = no per-class
+    MTU (the port MTU applies) or not known."""
     admin_up: bool | None = None
     trust: Trust | None = None
+    cos_to_tc: dict[int, int] | None = None
+    """Explicitly configured 802.1p CoS -> traffic class entries where the platform keeps a
+    CoS map apart from the DSCP map (EOS ``qos map cos N to traffic-class T``); CoS values not
+    listed keep the platform default. They classify packets the port classifies by CoS (trust
+    ``pcp``, and non-IP tagged frames under ``dscp``/``both``). ``{}`` = none configured;
+    None = not known or not applicable."""
     dscp_to_priority: dict[int, int] | None = None
     """DSCP -> switch priority. On platforms that map DSCP straight to a TC (SONiC), the TC
     number is the switch priority and ``priority_to_tc`` is the identity."""
@@ -139,6 +158,11 @@ class Port(Model):
     """Priorities on which received PFC frames are honoured."""
     pfc_tx: tuple[int, ...] | None = None
     """Priorities on which the port generates PFC frames."""
+    pfc_mode: Literal["on", "off", "auto"] | None = None
+    """How PFC is enabled where the platform has a mode: ``on`` (forced), ``off``, ``auto``
+    (NX-OS ``priority-flow-control mode auto``, the default: PFC runs on ``pfc_rx``/``pfc_tx``
+    only while DCBX negotiation with the peer succeeds). None = the platform has no mode or
+    it is not known."""
     link_pause: bool | None = None
     """802.3x link-level pause (rx or tx) enabled."""
     watchdog: Watchdog | None = None
@@ -258,3 +282,18 @@ class Device(Model):
     device has no tunnels; None = not known from the snapshot."""
     lldp_app_tlvs: tuple[AppTlv, ...] | None = None
     """DCBX application priority TLVs the switch advertises over LLDP; () = none."""
+    config_source: Literal["running", "rendered"] | None = None
+    """What the configuration in the snapshot is: ``running`` = read from the device by
+    ``rocetune collect`` (the snapshot's meta.json has ``collected_at``), so a setting that is
+    absent is not in effect; ``rendered`` = a configuration file not known to be loaded (a
+    saved or generated file), so the platform's load-time defaults still apply to what it
+    leaves out. Set by parsers whose platform has such defaults (SONiC); None = not told."""
+    mtu_max: int | None = None
+    """The largest port MTU the platform accepts, in the unit of :attr:`Port.mtu` (EOS 9214);
+    None = not known. A larger configured MTU is rejected by the switch (RT601)."""
+    tunnel_lossless_priorities: tuple[int, ...] | None = None
+    """Lossless priorities that carry traffic the switch re-queues through a tunnel: the SONiC
+    dual-ToR design (``DEVICE_METADATA`` ``subtype: DualToR``) moves the lossless traffic the
+    standby ToR bounces back to the T1 onto other queues (TUNNEL ``encap_tc_to_queue_map``, TC
+    3 -> 2 and 4 -> 6) so the bounce cannot close a PFC deadlock, and enables PFC on them.
+    ``()`` = none; None = not known."""

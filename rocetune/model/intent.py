@@ -35,12 +35,32 @@ class CnpIntent(Model):
     priority: int = Field(default=6, ge=0, le=7)
 
 
+SWITCH_MTU_MAX: dict[str, int] = {"eos": 9214, "nxos": 9216, "cumulus": 9216, "sonic": 9216}
+"""Largest IP MTU each switch platform accepts (docs/mtu.md: EOS 68-9214, NX-OS 576-9216,
+NVUE ``link mtu`` 552-9216, SONiC ``PORT.mtu`` up to 9216)."""
+DEFAULT_SWITCH_MTU = 9216
+"""The switch MTU target on platforms not in :data:`SWITCH_MTU_MAX`."""
+
+
 class MtuIntent(Model):
-    """MTUs in bytes: host netdev, switch port, RoCE path MTU."""
+    """MTUs in bytes, all IP (L3) MTUs: host netdev, switch port, RoCE path MTU.
+
+    Every platform rocetune reads counts its MTU without the Ethernet header, FCS and VLAN
+    tag (docs/mtu.md), so host and switch MTUs compare directly.
+    """
 
     host: int = Field(default=9000, gt=0)
-    switch: int = Field(default=9216, gt=0)
+    switch: int | None = Field(default=None, gt=0)
+    """The switch port MTU target; None (the default) = each platform's largest MTU
+    (:data:`SWITCH_MTU_MAX`: 9214 on EOS, 9216 elsewhere). A value above a platform's
+    largest is capped there (the switch would reject it)."""
     roce: Literal[256, 512, 1024, 2048, 4096] = 4096
+
+    def switch_for(self, platform: str) -> int:
+        """The switch MTU target on ``platform`` (see :attr:`switch`)."""
+        cap = SWITCH_MTU_MAX.get(platform)
+        want = self.switch if self.switch is not None else (cap or DEFAULT_SWITCH_MTU)
+        return min(want, cap) if cap is not None else want
 
 
 class EcnIntent(Model):
@@ -86,7 +106,9 @@ class Intent(Model):
     lossless_min_bandwidth_pct: float = Field(default=50, ge=0, le=100)
     max_lossless_priorities: int = Field(default=2, ge=1, le=8)
     l2_overhead_bytes: int = Field(default=22, ge=0)
-    """Ethernet header + FCS + one VLAN tag allowed on top of the host MTU (RT601)."""
+    """Ethernet header + FCS + one VLAN tag a port adds on top of its IP MTU (14 + 4 + 4, as
+    SONiC's orchagent adds to ``PORT.mtu``). Switch and host MTUs are both IP MTUs and are
+    compared directly (RT601); this only states the largest frame on the wire in messages."""
     cable_length_m: dict[str, float] = Field(default_factory=dict)
     """Default cable length in metres for links whose inventory entry gives no ``length_m``
     (links found by LLDP, or declared without a length); headroom rules size for it.

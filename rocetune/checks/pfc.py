@@ -49,6 +49,8 @@ class PfcOnLossless(PortRule):
         no_rx = want - set(port.pfc_rx)
         no_tx = want - set(port.pfc_tx)
         if not (no_rx or no_tx):
+            if port.pfc_mode == "auto":
+                yield _auto_issue(dev, port, want, ctx)
             return
         yield Issue(
             message=_gap_message(no_rx, no_tx, want),
@@ -77,6 +79,40 @@ class PfcOnLossless(PortRule):
             expected=f"includes {fmt_set(want)} (intent lossless_priorities)",
             path=port_path(nic, "pfc_priorities"),
         )
+
+
+def _peer_is_switch(dev: Device, port: Port, ctx: CheckContext) -> bool:
+    """True when every link at ``port`` ends on a switch port (never for an unlinked port)."""
+    peers = []
+    for link in ctx.links_of(dev.name):
+        for here, there in ((link.a, link.b), (link.b, link.a)):
+            if here.device == dev.name and here.port == port.name:
+                peers.append(ctx.fabric.devices.get(there.device))
+    return bool(peers) and all(p is not None and p.kind == "switch" for p in peers)
+
+
+def _auto_issue(dev: Device, port: Port, want: frozenset[int], ctx: CheckContext) -> Issue:
+    """PFC left to DCBX negotiation (NX-OS ``priority-flow-control mode auto``)."""
+    switch_peer = _peer_is_switch(dev, port, ctx)
+    peer = (
+        "the peer is a switch, which usually negotiates DCBX, but a failed or disabled"
+        " negotiation still turns the lossless class lossy"
+        if switch_peer
+        else "RoCE NICs often do not negotiate DCBX (host LLDP agent off, firmware DCBX"
+        " disabled), and then the port runs without PFC and drops RoCE frames like lossy"
+        " traffic"
+    )
+    return Issue(
+        message=f"PFC on {fmt_set(want)} is left to DCBX negotiation (priority-flow-control"
+        f" mode auto, the NX-OS default): it runs only while the peer agrees over LLDP;"
+        f" {peer}. Set the mode to on",
+        device=dev.name,
+        port=port.name,
+        observed="pfc mode auto (DCBX-negotiated)",
+        expected=f"PFC forced on for {fmt_set(want)} (priority-flow-control mode on)",
+        path=port_path(port, "pfc_mode"),
+        severity=Severity.WARNING if switch_peer else None,
+    )
 
 
 def _gap_message(no_rx: frozenset[int], no_tx: frozenset[int], want: frozenset[int]) -> str:
@@ -122,6 +158,10 @@ def _check_extra(dev: Device, port: PortLike, ctx: CheckContext) -> Iterator[Res
         return
     want = frozenset(ctx.intent.lossless_priorities)
     extra = enabled - want
+    tunnel = extra & _tunnel_priorities(dev) - {ctx.intent.cnp.priority}
+    if tunnel:
+        yield _tunnel_issue(dev, port, tunnel, enabled)
+        extra -= tunnel
     if not extra:
         return
     cnp = ctx.intent.cnp.priority
@@ -139,6 +179,30 @@ def _check_extra(dev: Device, port: PortLike, ctx: CheckContext) -> Iterator[Res
         observed=enabled,
         expected=f"{fmt_set(want)} (intent lossless_priorities)",
         path=_extra_path(port, extra),
+    )
+
+
+def _tunnel_priorities(dev: Device) -> frozenset[int]:
+    return frozenset(dev.tunnel_lossless_priorities or ())
+
+
+def _tunnel_issue(
+    dev: Device, port: PortLike, tunnel: frozenset[int], enabled: frozenset[int]
+) -> Issue:
+    """Extra PFC priorities of the SONiC dual-ToR design: explained, at info severity."""
+    return Issue(
+        message=f"PFC is on priorities {fmt_set(tunnel)} outside the intent lossless set: these"
+        " are the dual-ToR tunnel priorities (DEVICE_METADATA subtype DualToR): the standby"
+        " ToR bounces lossless traffic back to the T1 through its tunnel and re-queues it onto"
+        f" {fmt_set(tunnel)} (TUNNEL encap_tc_to_queue_map) so the bounce cannot close a PFC"
+        " deadlock; PFC there is by design. Size headroom for them, and note that SONiC's"
+        " qos template leaves them out of the software PFC watchdog (pfcwd_sw_enable)",
+        device=dev.name,
+        port=port.name,
+        observed=enabled,
+        expected=f"{fmt_set(tunnel)} only as dual-ToR tunnel priorities",
+        path=_extra_path(port, tunnel),
+        severity=Severity.INFO,
     )
 
 
@@ -191,15 +255,18 @@ def _check_count(dev: Device, port: PortLike, ctx: CheckContext) -> Iterator[Res
         yield from missing_pfc(dev.name, port)
         return
     limit, source = _limit(ctx)
-    if len(enabled) <= limit:
+    tunnel = _tunnel_priorities(dev) & enabled
+    if len(enabled - tunnel) <= limit:
         return
+    note = f" (besides the dual-ToR tunnel priorities {fmt_set(tunnel)})" if tunnel else ""
+    counted = enabled - tunnel
     yield Issue(
-        message=f"PFC is on {len(enabled)} priorities {fmt_set(enabled)}, more than {limit}"
-        f" ({source}): every lossless priority needs its own headroom on every port, and"
+        message=f"PFC is on {len(counted)} priorities {fmt_set(counted)}{note}, more than"
+        f" {limit} ({source}): every lossless priority needs its own headroom on every port, and"
         " some platforms support only one or two lossless classes",
         device=dev.name,
         port=port.name,
-        observed=len(enabled),
+        observed=len(counted),
         expected=f"<= {limit} ({source})",
         path=pfc_path(port),
     )

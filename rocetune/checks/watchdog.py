@@ -64,17 +64,33 @@ class PfcWatchdogOn(PortRule):
         if not unwatched:
             return
         state = "off" if not wd.enabled else f"on only for priorities {fmt_set(watched)}"
+        why = ""
+        if wd.runtime_default:
+            why = (
+                " (no per-port watchdog setting in this configuration, which is not the running"
+                " one: the platform's load-time default applies, and it leaves the watchdog off)"
+            )
+        elif not wd.enabled and dev.config_source == "running":
+            why = " (the running configuration has no watchdog entry for this port)"
+        tunnel = set(dev.tunnel_lossless_priorities or ()) & unwatched
+        note = (
+            f"; {fmt_set(tunnel)} are the dual-ToR tunnel priorities, which SONiC's qos template"
+            " leaves out of pfcwd_sw_enable"
+            if tunnel
+            else ""
+        )
         yield Issue(
             message=(
-                f"PFC is on priorities {fmt_set(enabled)} but the PFC watchdog is {state}, so "
-                f"a pause storm or deadlock on priorities {fmt_set(unwatched)} stalls the "
-                "lossless class with nothing to break it"
+                f"PFC is on priorities {fmt_set(enabled)} but the PFC watchdog is {state}{why},"
+                f" so a pause storm or deadlock on priorities {fmt_set(unwatched)} stalls the "
+                f"lossless class with nothing to break it{note}"
             ),
             device=dev.name,
             port=port.name,
-            observed=f"watchdog {state}",
+            observed=f"watchdog {state}" + (" (runtime default)" if wd.runtime_default else ""),
             expected=f"watchdog on for the PFC priorities {fmt_set(enabled)}",
             path=port_path(port, "watchdog"),
+            severity=Severity.WARNING if tunnel == unwatched else None,
         )
 
 

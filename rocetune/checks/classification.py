@@ -251,6 +251,8 @@ class StrayDscpLossless(PortRule):
         if tcs is None:
             yield missing(dev.name, port, "priority_to_tc", "priority-to-TC map")
         yield from _check_stray(dev, port, ctx, tcs or frozenset())
+        if tcs:
+            yield from _check_stray_cos(dev, port, ctx, tcs)
 
     def check_nic(self, dev: Device, nic: NicPort, ctx: CheckContext) -> Iterator[Result]:
         """Check one NIC port by priority (NIC losslessness is per priority)."""
@@ -290,6 +292,33 @@ def _check_stray(
         observed=frozenset(stray),
         expected=f"only {fmt_set(roce)} (intent roce_dscp) in lossless {fmt_set(want)}",
         path=port_path(port, "dscp_to_priority"),
+    )
+
+
+def _check_stray_cos(
+    dev: Device, port: Port, ctx: CheckContext, tcs: frozenset[int]
+) -> Iterator[Result]:
+    """Configured CoS -> TC entries that put a non-lossless CoS into a lossless TC."""
+    want = frozenset(ctx.intent.lossless_priorities)
+    stray = {c: t for c, t in sorted((port.cos_to_tc or {}).items()) if c not in want and t in tcs}
+    if not stray:
+        return
+    scope = (
+        "every frame the port classifies by CoS"
+        if port.trust in ("pcp", "port", None)
+        else "tagged non-IP frames (IP packets are classified by DSCP on this port)"
+    )
+    detail = ", ".join(f"CoS {c} -> TC {t}" for c, t in stray.items())
+    yield Issue(
+        message=f"the CoS map puts CoS values other than the lossless priorities"
+        f" {fmt_set(want)} into a lossless traffic class ({detail}); it applies to {scope}:"
+        " that traffic is paused instead of dropped, eats lossless headroom and is not"
+        " rate-controlled by DCQCN",
+        device=dev.name,
+        port=port.name,
+        observed=detail,
+        expected=f"only CoS {fmt_set(want)} in the lossless TCs {fmt_set(tcs)}",
+        path=port_path(port, "cos_to_tc"),
     )
 
 

@@ -19,7 +19,7 @@ UNIT = "IP MTU, without the 22 B Ethernet header, FCS and VLAN tag"
 
 
 class SwitchMtu(PortRule):
-    """RT601: switch port MTU (and lossless class MTU) >= intent host MTU, within platform limits."""
+    """RT601: port MTU and lossless class MTU >= intent host MTU, within platform limits."""
 
     meta = RuleMeta(
         code="RT601",

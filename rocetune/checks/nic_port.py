@@ -4,9 +4,8 @@
 ToS arithmetic: DSCP = ToS >> 2, ECN bits = ToS & 3 (RFC 3168: 00 Not-ECT, 01 ECT(1),
 10 ECT(0), 11 CE); 106 = DSCP 26 << 2 | ECT(0). RoCE MTU: the largest IB MTU not above the
 netdev MTU minus 96 B of RoCE v2 headers (GRH 40, UDP 8, BTH 12, XRC 4, AtomicETH 28, ICRC 4;
-``iboe_get_mtu``, S29). NIC XOFF estimate: the mlx5 driver's ``calculate_xoff`` (linux
-``drivers/net/ethernet/mellanox/mlx5/core/en/port_buffer.c``): (301 + 2.16 x cable m) x
-max(speed, 40) Gb/s + 2.72 x MTU bytes.
+``iboe_get_mtu``, S29). NIC lossless buffer: at least max(2 x MTU, XOFF), the XOFF estimate
+being the mlx5 driver's ``calculate_xoff`` (:mod:`rocetune.tune.nic_buffer`).
 """
 
 from __future__ import annotations
@@ -29,6 +28,9 @@ from rocetune.checks.base import (
 )
 from rocetune.checks.helpers import missing
 from rocetune.model import Device, NicPort, Severity
+from rocetune.tune.nic_buffer import mlx5_xoff_bytes, nic_buffer_need
+
+__all__ = ["mlx5_xoff_bytes"]
 
 ROCE_HEADERS_BYTES = 96
 """GRH 40 + UDP 8 + BTH 12 + XRC 4 + AtomicETH 28 + ICRC 4 (S29)."""
@@ -119,12 +121,6 @@ def _dscp_message(nic: NicPort, ctx: CheckContext, label: str, tos: int, dscp: i
     return head + tail
 
 
-def mlx5_xoff_bytes(speed_mbps: int, cable_m: float, mtu: int) -> int:
-    """The mlx5 driver's XOFF threshold estimate, in bytes (integer arithmetic as the driver)."""
-    speed = max(speed_mbps, 40_000)
-    return (301 + 216 * int(cable_m) // 100) * speed // 1000 + 272 * mtu // 100
-
-
 class NicRxBuffer(PortRule):
     """RT506: each lossless priority has its own receive buffer, larger than its XOFF."""
 
@@ -178,32 +174,47 @@ def _size(dev: Device, nic: NicPort, prio: int, buf: int) -> Iterator[Result]:
         yield missing(dev.name, nic, "buffer_sizes_bytes", "receive buffer sizes")
         return
     size = nic.buffer_sizes_bytes[buf]
-    inputs = {"speed_mbps": nic.speed_mbps, "cable_length_m": nic.cable_length_m, "mtu": nic.mtu}
-    if size > 0 and any(v is None for v in inputs.values()):
-        for field, value in inputs.items():
-            if value is None:
+    if size == 0:
+        yield _size_issue(dev, nic, prio, buf, "has no space (0 B)", expected="> 0 B")
+        return
+    if nic.mtu is None:
+        yield missing(dev.name, nic, "mtu", "mtu (for the buffer size needed)")
+        return
+    need = nic_buffer_need(nic.mtu, nic.speed_mbps, nic.cable_length_m)
+    frames = f"2 x MTU {nic.mtu} = {need.frames_bytes} B"
+    if size < need.frames_bytes:
+        detail = f"is {size} B, less than two full frames ({frames})"
+        yield _size_issue(
+            dev, nic, prio, buf, detail, expected=f">= {need.frames_bytes} B ({frames})"
+        )
+        return
+    if need.xoff_bytes is None:
+        for field in ("speed_mbps", "cable_length_m"):
+            if getattr(nic, field) is None:
                 yield missing(dev.name, nic, field, f"{field} (for the XOFF estimate)")
         return
-    xoff = 0
-    if nic.speed_mbps and nic.cable_length_m is not None and nic.mtu:
-        xoff = mlx5_xoff_bytes(nic.speed_mbps, nic.cable_length_m, nic.mtu)
-    if size > xoff:
+    if size >= need.bytes:
         return
-    if size == 0:
-        detail = "has no space (0 B)"
-    else:
-        detail = (
-            f"is {size} B, not above its XOFF threshold ~(301 + 2.16 x {nic.cable_length_m:g}"
-            f" m) x {max(nic.speed_mbps or 0, 40_000) // 1000} Gb/s + 2.72 x MTU {nic.mtu}"
-            f" = {xoff} B (mlx5 calculate_xoff)"
-        )
-    yield Issue(
+    detail = (
+        f"is {size} B, below its XOFF threshold ~(301 + 2.16 x {nic.cable_length_m:g}"
+        f" m) x {max(nic.speed_mbps or 0, 40_000) // 1000} Gb/s + 2.72 x MTU {nic.mtu}"
+        f" = {need.xoff_bytes} B (mlx5 calculate_xoff)"
+    )
+    expected = f">= {need.bytes} B (max({frames}, XOFF {need.xoff_bytes} B))"
+    yield _size_issue(dev, nic, prio, buf, detail, expected=expected)
+
+
+def _size_issue(
+    dev: Device, nic: NicPort, prio: int, buf: int, detail: str, *, expected: str
+) -> Issue:
+    size = (nic.buffer_sizes_bytes or {}).get(buf, 0)
+    return Issue(
         message=f"receive buffer {buf} of lossless priority {prio} {detail}: the NIC cannot"
         " absorb what is in flight after it sends pause, so it drops lossless frames",
         device=dev.name,
         port=nic.name,
         observed=f"buffer {buf}: {size} B",
-        expected=f"> {xoff} B",
+        expected=expected,
         path=port_path(nic, "buffer_sizes_bytes"),
     )
 

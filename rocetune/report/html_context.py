@@ -264,7 +264,10 @@ def _intent_lines(fabric: Fabric) -> tuple[tuple[str, str], ...]:
         ("Lossless priorities", fmt_set(i.lossless_priorities)),
         ("RoCE DSCP", fmt_set(i.roce_dscp)),
         ("CNP", f"DSCP {i.cnp.dscp} → priority {i.cnp.priority}"),
-        ("MTU", f"host {i.mtu.host}, switch {i.mtu.switch or 'platform maximum'}, RoCE {i.mtu.roce}"),
+        (
+            "MTU",
+            f"host {i.mtu.host}, switch {i.mtu.switch or 'platform maximum'}, RoCE {i.mtu.roce}",
+        ),
         ("Congestion control", i.congestion_control),
     )
 

@@ -17,6 +17,8 @@ Decisions:
   ``lossless`` is True for a pool named ``*lossless*`` or used by a profile with ``xoff``
   (only lossless PG profiles have one); False otherwise when BUFFER_PROFILE is in the file
   (SONiC pool names say lossy/lossless by convention), None when it is not.
+* ``tunnel_lossless_priorities``: the dual-ToR tunnel's extra lossless priorities
+  (:func:`build_tunnel_priorities`).
 * ``tunnel_dscp_rewrite`` from TUNNEL: ``encap_tc_to_dscp_map`` -> that TC_TO_DSCP_MAP (the
   outer DSCP per TC); without it ``dscp_mode uniform`` -> {} (the outer DSCP copies the
   inner one) and ``pipe`` or no mode -> None (the tunnel sets an outer DSCP CONFIG_DB does
@@ -65,7 +67,7 @@ def port_names(ctx: Ctx) -> list[str]:
     return sorted(cfg.ports, key=natural_key)
 
 
-def watchdog_default(ctx: Ctx, port_count: int) -> WatchdogDefault:
+def watchdog_default(ctx: Ctx, port_count: int, *, running: bool = False) -> WatchdogDefault:
     """Read default_pfcwd_status and the start_default multiplier."""
     item = ctx.cfg.metadata.get("default_pfcwd_status")
     status = None
@@ -79,7 +81,7 @@ def watchdog_default(ctx: Ctx, port_count: int) -> WatchdogDefault:
             )
             status = None
     multiplier = max(1, (port_count - 1) // DEFAULT_WD_PORTS + 1)
-    return WatchdogDefault(status, item.line if item else None, multiplier)
+    return WatchdogDefault(status, item.line if item else None, multiplier, running)
 
 
 def poll_ms(ctx: Ctx, default: WatchdogDefault) -> float | None:
@@ -94,11 +96,12 @@ def poll_ms(ctx: Ctx, default: WatchdogDefault) -> float | None:
     return None
 
 
-def build_ports(ctx: Ctx) -> tuple[dict[str, Port], float | None]:
-    """All ports of one namespace and its watchdog polling interval."""
+def build_ports(ctx: Ctx, *, running: bool = False) -> tuple[dict[str, Port], float | None]:
+    """All ports of one namespace and its watchdog polling interval (``running``: the
+    file is the running CONFIG_DB, see :func:`~.build_port.build_port`)."""
     names = port_names(ctx)
     count = len(ctx.cfg.ports) if "PORT" in ctx.cfg.present else len(names)
-    default = watchdog_default(ctx, count)
+    default = watchdog_default(ctx, count, running=running)
     ports = {name: build_port(ctx, name, default) for name in names}
     return ports, poll_ms(ctx, default)
 
@@ -184,3 +187,37 @@ def build_tunnels(ctx: Ctx) -> dict[str, dict[int, int] | None] | None:
         else:
             out[full] = {} if mode == "uniform" else None
     return out
+
+
+def build_tunnel_priorities(ctx: Ctx) -> tuple[int, ...] | None:
+    """The dual-ToR tunnel's extra lossless priorities of one namespace.
+
+    SONiC's dual-ToR design (``DEVICE_METADATA`` ``subtype: DualToR``) re-queues the lossless
+    traffic the standby ToR bounces back to the T1 through its IPinIP tunnel onto other
+    queues, so the bounce cannot close a PFC deadlock (sonic-net/SONiC
+    ``doc/qos/tunnel_dscp_remapping.md``), and enables PFC on them: qos_config.j2 renders
+    ``pfc_enable: 2,3,4,6`` on the T1-facing ports with ``TC_TO_QUEUE_MAP|AZURE_TUNNEL`` 3 -> 2,
+    4 -> 6 (sonic-buildimage ``files/build_templates/qos_config.j2``). The priorities are the
+    targets of the tunnels' ``encap_tc_to_queue_map`` / ``decap_tc_to_pg_map`` for a TC that
+    has PFC on some port, when the target has PFC too and differs from the TC. () for a
+    device that is not dual-ToR (or has no remap); None without DEVICE_METADATA.
+    """
+    cfg = ctx.cfg
+    if "DEVICE_METADATA" not in cfg.present:
+        return None
+    subtype = cfg.metadata.get("subtype")
+    if subtype is None or (subtype.value or "").lower() != "dualtor":
+        return ()
+    pfc = {p for qos in cfg.port_qos.values() if qos.pfc_enable for p in qos.pfc_enable.value or ()}
+    out: set[int] = set()
+    for tunnel in cfg.tunnels.values():
+        for ref, table in (
+            (tunnel.encap_tc_to_queue_map, "TC_TO_QUEUE_MAP"),
+            (tunnel.decap_tc_to_pg_map, "TC_TO_PRIORITY_GROUP_MAP"),
+        ):
+            found = cfg.maps.get(table, {}).get(ref.value or "") if ref is not None else None
+            if found is None:
+                continue
+            out |= {q for t, q in found.values.items() if t in pfc and q in pfc and q != t}
+    ctx.ref("tunnel_lossless_priorities", subtype.line)
+    return tuple(sorted(out))

@@ -22,13 +22,19 @@ nothing applies to the port):
   SAI_PORT_ATTR_GLOBAL_FLOW_CONTROL_MODE (sonic-net/sonic-swss@e6b0c5b5), and its SAI
   default is SAI_PORT_FLOW_CONTROL_MODE_DISABLE (opencomputeproject/SAI inc/saiport.h).
 * Watchdog: a ``PFC_WD|<port>`` entry -> enabled with its timers and action (``drop`` when
-  absent, the pfcwdorch default). Otherwise, when DEVICE_METADATA default_pfcwd_status is
-  ``enable``, ``pfcwd start_default`` (sonic-utilities pfcwd/main.py) enables it on ports
-  with pfc_enable at 200 ms x ceil(ports/32) for detection and restoration, action drop
-  (it also limits itself to ports with a DEVICE_NEIGHBOR; rocetune does not, which is the
-  conservative reading). Otherwise, if PFC_WD or default_pfcwd_status is in the file, the
-  watchdog is off; if neither is, it is unknown (None). ``priorities`` is pfcwd_sw_enable
-  when set (orchagent since sonic-swss #2171 watches exactly those), else None.
+  absent, the pfcwdorch default). Without one, in the **running** CONFIG_DB (a snapshot
+  collected from the switch, ``Device.config_source`` ``running``) the watchdog is off:
+  pfcwdorch watches only ports with a PFC_WD entry, and ``pfcwd start_default`` writes
+  those entries into CONFIG_DB when it runs. In any other file (``rendered``: a saved or
+  generated file) the load-time default applies (``Watchdog.runtime_default``): when
+  DEVICE_METADATA default_pfcwd_status is ``enable``, ``pfcwd start_default``
+  (sonic-utilities pfcwd/main.py) enables it on ports with pfc_enable at 200 ms x
+  ceil(ports/32) for detection and restoration, action drop (it also limits itself to
+  ports with a DEVICE_NEIGHBOR; rocetune does not, which is the conservative reading);
+  ``disable`` leaves it off. Otherwise, if PFC_WD is in the file, the watchdog is off; if
+  neither is, it is unknown (None). ``priorities`` is pfcwd_sw_enable when set (orchagent
+  since sonic-swss #2171 watches exactly those; PFC priorities outside it are unwatched),
+  else None.
 * ``ecn``/``schedulers``: None without a QUEUE table, else the queues that name a
   wred_profile/scheduler. ``pg_buffers``/``queue_buffers``: None without BUFFER_PG/
   BUFFER_QUEUE, else the bound PGs/queues. ``cable_length_m`` from CABLE_LENGTH.
@@ -72,6 +78,8 @@ class WatchdogDefault:
     status: str | None
     line: int | None
     multiplier: int
+    running: bool = False
+    """The file is the running CONFIG_DB (``Device.config_source`` ``running``)."""
 
 
 def build_port(ctx: Ctx, name: str, wd_default: WatchdogDefault) -> Port:
@@ -219,12 +227,15 @@ def _watchdog(
             action="drop" if wd.action is None else wd.action.value,
             priorities=_wd_priorities(ctx, name),
         )
+    if default.running:
+        ctx.ref(path, ctx.cfg.table_lines.get("PFC_WD", default.line))
+        return Watchdog(enabled=False)
     if default.status == "enable":
         if pfc_tx is None:
             return None
         ctx.ref(path, default.line)
         if not pfc_tx:
-            return Watchdog(enabled=False)
+            return Watchdog(enabled=False, runtime_default=True)
         ms = float(DEFAULT_WD_MS * default.multiplier)
         return Watchdog(
             enabled=True,
@@ -232,9 +243,13 @@ def _watchdog(
             restoration_ms=ms,
             action="drop",
             priorities=_wd_priorities(ctx, name),
+            runtime_default=True,
         )
-    if "PFC_WD" in ctx.cfg.present or default.status is not None:
-        ctx.ref(path, ctx.cfg.table_lines.get("PFC_WD", default.line))
+    if default.status == "disable":
+        ctx.ref(path, default.line)
+        return Watchdog(enabled=False, runtime_default=True)
+    if "PFC_WD" in ctx.cfg.present:
+        ctx.ref(path, ctx.cfg.table_lines.get("PFC_WD"))
         return Watchdog(enabled=False)
     return None
 

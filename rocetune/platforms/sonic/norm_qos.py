@@ -14,9 +14,12 @@ Decisions:
   reported, grouped per field. ``tc_to_dscp_map`` (egress DSCP remarking by TC, SAI
   ``SAI_PORT_ATTR_QOS_TC_AND_COLOR_TO_DSCP_MAP``) is modelled.
 * ``TUNNEL|<name>``: ``dscp_mode`` (pipe/uniform) and ``encap_tc_to_dscp_map`` decide the
-  outer DSCP of encapsulated packets and are modelled; ``tunnel_type``, ``src_ip``,
-  ``dst_ip`` and ``ttl_mode`` are not QoS and are accepted; every other field (the decap
-  maps, ``encap_tc_to_queue_map``, the ECN modes) is reported, grouped per field.
+  outer DSCP of encapsulated packets and are modelled; ``encap_tc_to_queue_map`` and
+  ``decap_tc_to_pg_map`` (the dual-ToR tunnel QoS remap, sonic-net/SONiC
+  ``doc/qos/tunnel_dscp_remapping.md``) give the tunnel's extra lossless priorities
+  (:func:`~rocetune.platforms.sonic.build.build_tunnel_priorities`); ``tunnel_type``,
+  ``src_ip``, ``dst_ip`` and ``ttl_mode`` are not QoS and are accepted; every other field
+  (``decap_dscp_to_tc_map``, the ECN modes) is reported, grouped per field.
 * ``QUEUE`` keys are ``<ports>|<index or range>``; overlapping keys are reported.
 * ``WRED_PROFILE`` keeps the green colour (RoCE traffic is not coloured by a policer);
   the yellow/red fields are known and accepted without being modelled.
@@ -90,6 +93,9 @@ _WRED_OTHER = frozenset(
 _PFC_FIELDS = ("pfc_enable", "pfcwd_sw_enable")
 _DSCP_MODES = {"pipe": "pipe", "uniform": "uniform"}
 _TUNNEL_NOT_QOS = frozenset({"tunnel_type", "src_ip", "dst_ip", "ttl_mode"})
+_TUNNEL_READ = frozenset(
+    {"dscp_mode", "encap_tc_to_dscp_map", "encap_tc_to_queue_map", "decap_tc_to_pg_map"}
+)
 
 
 def normalise_qos(db: RawDb, cfg: SonicConfig, pr: Problems) -> None:
@@ -227,7 +233,9 @@ def _tunnel(entry: Entry, pr: Problems) -> TunnelCfg:
     out = TunnelCfg(name=entry.key, line=entry.line)
     out.dscp_mode = read_choice(entry, "dscp_mode", pr, _DSCP_MODES)
     out.encap_tc_to_dscp_map = read_ref(entry, "encap_tc_to_dscp_map", "TC_TO_DSCP_MAP", pr)
+    out.encap_tc_to_queue_map = read_ref(entry, "encap_tc_to_queue_map", "TC_TO_QUEUE_MAP", pr)
+    out.decap_tc_to_pg_map = read_ref(entry, "decap_tc_to_pg_map", "TC_TO_PRIORITY_GROUP_MAP", pr)
     for name in entry.fields:
-        if name not in {"dscp_mode", "encap_tc_to_dscp_map"} | _TUNNEL_NOT_QOS:
+        if name not in _TUNNEL_READ | _TUNNEL_NOT_QOS:
             pr.unknown_field(entry, name)
     return out

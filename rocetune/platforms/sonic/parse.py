@@ -14,8 +14,8 @@ of ASIC namespaces are prefixed (``asic0:ingress_lossless_pool``) so they stay a
 Provenance paths: ``""`` (the file, line 1), ``ports.<p>`` (the PORT key, or the first
 entry naming the port), ``ports.<p>.<field>[.<index>]`` (the entry or field that defined
 it), ``buffer_pools.<name>``, ``watchdog_poll_ms``, ``hostname``, ``asic`` and
-``tunnel_dscp_rewrite.<name>`` and ``unparsed.<i>``; ``lldp`` and ``lldp.<i>`` point into the
-optional LLDP output
+``tunnel_dscp_rewrite.<name>``, ``tunnel_lossless_priorities`` and ``unparsed.<i>``;
+``lldp`` and ``lldp.<i>`` point into the optional LLDP output
 (:func:`~rocetune.platforms.common.lldpctl.with_lldp`); ``ports.<p>.pfc_oper`` points into the
 optional ``show pfc priority`` output (:mod:`.pfc_priority`).
 """
@@ -32,6 +32,7 @@ from rocetune.platforms.common.lldpctl import with_lldp
 from rocetune.platforms.sonic.build import (
     build_pools,
     build_ports,
+    build_tunnel_priorities,
     build_tunnels,
     device_facts,
     natural_key,
@@ -58,6 +59,7 @@ class _Merged:
     facts: dict[str, str] = field(default_factory=dict)
     port_lines: dict[str, int | None] = field(default_factory=dict)
     tunnels: dict[str, dict[int, int] | None] | None = None
+    tunnel_prios: tuple[int, ...] | None = None
 
 
 def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResult:
@@ -66,7 +68,9 @@ def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResu
     if source is None:
         msg = f"no output of {CONFIG_DB.command!r} ({CONFIG_DB.filename}) in the snapshot"
         raise ParseError(msg, file=snapshot.origin or None)
-    result = with_lldp(parse_text(source.text, source.path, name, role), snapshot, LLDP)
+    running = snapshot.meta.collected_at is not None
+    parsed = parse_text(source.text, source.path, name, role, running=running)
+    result = with_lldp(parsed, snapshot, LLDP)
     return with_pfc_priority(result, snapshot, PFC_PRIORITY)
 
 
@@ -78,15 +82,24 @@ def read_configs(text: str, file: str) -> tuple[list[SonicConfig], Problems]:
     return [_normalise(db, pr) for db in dbs], pr
 
 
-def parse_text(text: str, file: str, name: str, role: str | None) -> ParseResult:
-    """Parse CONFIG_DB JSON text; raise ParseError only when it is not JSON."""
+def parse_text(
+    text: str, file: str, name: str, role: str | None, *, running: bool = False
+) -> ParseResult:
+    """Parse CONFIG_DB JSON text; raise ParseError only when it is not JSON.
+
+    ``running``: the text is the switch's running CONFIG_DB (a snapshot ``rocetune collect``
+    took: its meta.json has ``collected_at``) -> ``Device.config_source`` ``running``; any
+    other file (saved or generated) is ``rendered``, and SONiC's load-time defaults (the
+    PFC watchdog's ``default_pfcwd_status``) apply to what it leaves out.
+    """
     configs, pr = read_configs(text, file)
     prov = Provenance()
     prov.add("", file, 1)
     multi = any(cfg.namespace is not None for cfg in configs)
     merged = _Merged()
     for cfg in configs:
-        _merge(merged, _namespace(cfg, pr, prov, file, multi), cfg.namespace, pr)
+        part = _namespace(cfg, pr, prov, (file, multi, running))
+        _merge(merged, part, cfg.namespace, pr)
     unparsed = pr.result()
     for i, item in enumerate(unparsed):
         prov.add(f"unparsed.{i}", file, item.line)
@@ -103,6 +116,8 @@ def parse_text(text: str, file: str, name: str, role: str | None) -> ParseResult
         unparsed=unparsed,
         facts=merged.facts,
         tunnel_dscp_rewrite=merged.tunnels,
+        config_source="running" if running else "rendered",
+        tunnel_lossless_priorities=merged.tunnel_prios,
     )
     return ParseResult(device=device, provenance=prov)
 
@@ -123,18 +138,23 @@ def _normalise(db: RawDb, pr: Problems) -> SonicConfig:
     return cfg
 
 
-def _namespace(cfg: SonicConfig, pr: Problems, prov: Provenance, file: str, multi: bool) -> _Merged:
+def _namespace(
+    cfg: SonicConfig, pr: Problems, prov: Provenance, how: tuple[str, bool, bool]
+) -> _Merged:
+    file, multi, running = how
     ns = cfg.namespace
     prefix = f"{ns}:" if multi and ns not in (None, "localhost") else ""
     ctx = Ctx(cfg=cfg, pr=pr, prov=prov, file=file, pool_prefix=prefix)
-    ports, poll = build_ports(ctx)
+    ports, poll = build_ports(ctx, running=running)
     hostname, asic, facts = device_facts(ctx)
     lines = {
         n: cfg.ports[n].line if n in cfg.ports else cfg.port_refs.get(n, ("", None))[1]
         for n in ports
     }
     pools, tunnels = build_pools(ctx), build_tunnels(ctx)
-    return _Merged(hostname, asic, ports, pools, poll, facts, lines, tunnels)
+    merged = _Merged(hostname, asic, ports, pools, poll, facts, lines, tunnels)
+    merged.tunnel_prios = build_tunnel_priorities(ctx)
+    return merged
 
 
 def _merge(into: _Merged, part: _Merged, namespace: str | None, pr: Problems) -> None:
@@ -155,3 +175,5 @@ def _merge(into: _Merged, part: _Merged, namespace: str | None, pr: Problems) ->
         into.poll_ms = part.poll_ms
     if part.tunnels is not None:
         into.tunnels = {**(into.tunnels or {}), **part.tunnels}
+    if part.tunnel_prios is not None:
+        into.tunnel_prios = tuple(sorted({*(into.tunnel_prios or ()), *part.tunnel_prios}))

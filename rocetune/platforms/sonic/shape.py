@@ -142,6 +142,10 @@ class TunnelCfg:
     line: int | None
     dscp_mode: OptStr = None
     encap_tc_to_dscp_map: OptStr = None
+    encap_tc_to_queue_map: OptStr = None
+    """Dual-ToR tunnel QoS remap: the queue of re-encapsulated (bounced) traffic per TC."""
+    decap_tc_to_pg_map: OptStr = None
+    """Dual-ToR tunnel QoS remap: the PG of decapsulated traffic per TC."""
 
 
 @dataclass

@@ -11,6 +11,9 @@ import pytest
 from rocetune.errors import ParseError
 from rocetune.model import BufferProfile, Device, EcnProfile, Scheduler, Watchdog
 from rocetune.platforms.base import ParseResult
+from rocetune.platforms.sonic import SonicDriver
+from rocetune.platforms.sonic.commands import CONFIG_DB
+from rocetune.snapshot import Snapshot, SnapshotMeta, SourceFile
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "sonic"
 Parse = Callable[[str], ParseResult]
@@ -382,11 +385,50 @@ def _ports_with_default(n: int, status: str | None, pfc_wd: bool) -> str:
 def test_watchdog_default_enable_uses_start_default_values(parse_config: Parse) -> None:
     dev = parse_config(_ports_with_default(40, "enable", pfc_wd=False)).device
     # 40 ports -> multiplier 2 -> 400 ms; only ports with pfc_enable are covered.
+    # A saved file is "rendered": the load-time default applies and is marked as such.
+    assert dev.config_source == "rendered"
     assert dev.ports["Ethernet0"].watchdog == Watchdog(
-        enabled=True, detection_ms=400.0, restoration_ms=400.0, action="drop", priorities=(3,)
+        enabled=True,
+        detection_ms=400.0,
+        restoration_ms=400.0,
+        action="drop",
+        priorities=(3,),
+        runtime_default=True,
     )
-    assert dev.ports["Ethernet2"].watchdog == Watchdog(enabled=False)
+    assert dev.ports["Ethernet2"].watchdog == Watchdog(enabled=False, runtime_default=True)
     assert dev.watchdog_poll_ms == 400.0
+
+
+def _collected(text: str) -> ParseResult:
+    snap = Snapshot(
+        files={CONFIG_DB.filename: SourceFile(path="config_db.json", text=text)},
+        meta=SnapshotMeta(collected_at="2026-01-01T00:00:00Z"),
+        origin="x",
+    )
+    return SonicDriver().parse(snap, "sw1", "leaf")
+
+
+def test_watchdog_running_config_without_entry_is_off() -> None:
+    # A collected snapshot is the running CONFIG_DB: pfcwd start_default would have written
+    # PFC_WD|<port> entries, so a PFC port without one has no watchdog.
+    dev = _collected(_ports_with_default(40, "enable", pfc_wd=True)).device
+    assert dev.config_source == "running"
+    assert dev.ports["Ethernet0"].watchdog == Watchdog(enabled=False)
+    assert dev.ports["Ethernet1"].watchdog is not None
+    assert dev.ports["Ethernet1"].watchdog.enabled
+    dev = _collected(_ports_with_default(4, None, pfc_wd=False)).device
+    assert dev.ports["Ethernet0"].watchdog == Watchdog(enabled=False)
+
+
+def test_watchdog_pfcwd_sw_enable_is_the_coverage(parse_config: Parse) -> None:
+    # sonic-buildimage qos_config.j2 renders pfcwd_sw_enable next to pfc_enable; the
+    # watchdog covers exactly those priorities (here PFC 3,4 but watchdog only on 3).
+    dev = parse_config(_ports_with_default(4, None, pfc_wd=True)).device
+    text = _ports_with_default(4, None, pfc_wd=True).replace('"Ethernet1"', '"Ethernet0"')
+    wd = parse_config(text).device.ports["Ethernet0"].watchdog
+    assert wd is not None
+    assert wd.priorities == (3,)
+    assert dev.ports["Ethernet0"].pfc_tx == (3, 4)
 
 
 def test_watchdog_explicit_entry_and_table_present(parse_config: Parse) -> None:
@@ -402,7 +444,58 @@ def test_watchdog_unknown_without_table_or_default(parse_config: Parse) -> None:
     dev = parse_config(_ports_with_default(4, None, pfc_wd=False)).device
     assert dev.ports["Ethernet0"].watchdog is None
     dev = parse_config(_ports_with_default(4, "disable", pfc_wd=False)).device
-    assert dev.ports["Ethernet0"].watchdog == Watchdog(enabled=False)
+    assert dev.ports["Ethernet0"].watchdog == Watchdog(enabled=False, runtime_default=True)
+
+
+# Dual-ToR: DEVICE_METADATA subtype DualToR and the tunnel QoS remap as sonic-buildimage
+# files/build_templates/qos_config.j2 renders them for a T1-facing port (pfc_enable 2,3,4,6,
+# pfcwd_sw_enable 3,4) and a server-facing port, with the TUNNEL entry of sonic-net/SONiC
+# doc/qos/tunnel_dscp_remapping.md (TC_TO_QUEUE_MAP|AZURE_TUNNEL 3 -> 2, 4 -> 6).
+DUAL_TOR = """{
+  "DEVICE_METADATA": {"localhost": {"subtype": "DualToR", "type": "ToRRouter"}},
+  "PORT": {"Ethernet0": {"speed": "100000"}, "Ethernet4": {"speed": "100000"}},
+  "TC_TO_QUEUE_MAP": {
+    "AZURE": {"0": "0", "1": "1", "2": "2", "3": "3", "4": "4", "5": "5", "6": "6", "7": "7"},
+    "AZURE_TUNNEL": {"0": "0", "1": "1", "2": "1", "3": "2", "4": "6", "5": "5", "6": "1",
+                     "7": "7"}
+  },
+  "TC_TO_PRIORITY_GROUP_MAP": {
+    "AZURE_TUNNEL": {"0": "0", "1": "0", "2": "0", "3": "2", "4": "6", "5": "0", "6": "0",
+                     "7": "0"}
+  },
+  "PORT_QOS_MAP": {
+    "Ethernet0": {"pfc_enable": "2,3,4,6", "pfcwd_sw_enable": "3,4",
+                  "tc_to_queue_map": "AZURE"},
+    "Ethernet4": {"pfc_enable": "3,4", "pfcwd_sw_enable": "3,4", "tc_to_queue_map": "AZURE"}
+  },
+  "TUNNEL": {
+    "MuxTunnel0": {
+      "dscp_mode": "pipe", "dst_ip": "10.1.0.32", "src_ip": "10.1.0.33",
+      "tunnel_type": "IPINIP", "ttl_mode": "pipe",
+      "decap_tc_to_pg_map": "AZURE_TUNNEL",
+      "encap_tc_to_queue_map": "AZURE_TUNNEL"
+    }
+  }
+}
+"""
+
+
+def test_dual_tor_tunnel_priorities(parse_config: Parse) -> None:
+    result = parse_config(DUAL_TOR)
+    dev = result.device
+    assert dev.tunnel_lossless_priorities == (2, 6)
+    assert dev.ports["Ethernet0"].pfc_tx == (2, 3, 4, 6)
+    wd = dev.ports["Ethernet0"].watchdog
+    assert wd is None or wd.priorities in (None, (3, 4))
+    assert not [u for u in dev.unparsed if "encap_tc_to_queue_map" in u.item]
+    assert line(result, "tunnel_lossless_priorities") == 2
+
+
+def test_not_dual_tor_has_no_tunnel_priorities(parse_config: Parse) -> None:
+    text = DUAL_TOR.replace('"subtype": "DualToR", ', "")
+    assert parse_config(text).device.tunnel_lossless_priorities == ()
+    text = '{"PORT": {"Ethernet0": {"speed": "100000"}}}'
+    assert parse_config(text).device.tunnel_lossless_priorities is None
 
 
 # --- multi-ASIC -----------------------------------------------------------------------

@@ -167,8 +167,8 @@ def test_oldref_references_resolve(parse_fixture: ParseFixture) -> None:
     assert p.schedulers == {q: DWRR15 if q in (3, 4) else DWRR14 for q in range(7)}
     assert p.queue_buffers is not None
     assert p.queue_buffers[3].static_th_bytes == 43468672
-    # default_pfcwd_status "disable" and no PFC_WD table: known off.
-    assert p.watchdog == Watchdog(enabled=False)
+    # default_pfcwd_status "disable" and no PFC_WD table: off by the load-time default.
+    assert p.watchdog == Watchdog(enabled=False, runtime_default=True)
     assert (p.speed_mbps, p.mtu, p.admin_up) == (100000, 9100, True)
     assert p.cable_length_m is None
 
@@ -256,7 +256,7 @@ def test_mock_flat_other_ports_and_device(parse_fixture: ParseFixture) -> None:
     assert e8.queue_buffers == {}
     e12 = dev.ports["Ethernet12"]
     # Not in PFC_WD, no pfc_enable: start_default would skip it.
-    assert e12.watchdog == Watchdog(enabled=False)
+    assert e12.watchdog == Watchdog(enabled=False, runtime_default=True)
     assert e12.pfc_rx == ()
     assert dev.hostname == "sonic-switch"
     assert dev.asic == "spectrum2"

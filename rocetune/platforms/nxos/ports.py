@@ -11,10 +11,12 @@ Per-port decisions (each documented with its basis):
   DSCP set contains it, else ``class-default``; classes that match only CoS do not take
   part (an untagged routed packet has no CoS).
 - PFC: ``priority-flow-control mode on`` -> PFC rx/tx on every no-drop CoS of the system
-  network-qos policy; ``off`` -> none; ``auto`` (the default when the line is absent) -> None,
-  because PFC then depends on the DCBX negotiation with the peer (enabled only when it
-  succeeds, NX-API reference "Configuring Priority Flow Control"). With no no-drop class
-  PFC is off whatever the mode.
+  network-qos policy; ``off`` -> none; ``auto`` (the default when the line is absent) -> the
+  same no-drop CoS with ``pfc_mode`` ``auto``: PFC then runs only while the DCBX
+  negotiation with the peer succeeds (Cisco Nexus QoS guides: "By default, the switch
+  negotiates to enable the PFC capability. If the negotiation succeeds, PFC is enabled"),
+  which RT201 reports. With no no-drop class PFC is off whatever the mode. A port seen only
+  in operational data has no mode (None).
 - PFC watchdog: the interface's ``priority-flow-control watch-dog-interval on|off``, else the
   global one, else off (the running-config shows the line when it is on). S20: the watchdog
   polls every 100 ms and shuts a stuck no-drop queue (drops its packets) after the watchdog
@@ -22,9 +24,11 @@ Per-port decisions (each documented with its basis):
   shutdown-multiplier (default 1), restoration = interval x the fixed- (else auto-) restore
   multiplier when configured **[defaults from the NX-OS QoS guides, partly unverified]**;
   action ``drop``.
-- MTU: the interface ``mtu`` (NX-OS default 1500), lowered to the smallest MTU configured on
-  a no-drop network-qos class (the lossless class cannot carry bigger frames); an explicit
-  ``mtu`` wins over operational data, which wins over the default.
+- MTU: the interface ``mtu`` (NX-OS default 1500); an explicit ``mtu`` wins over operational
+  data, which wins over the default. ``class_mtu`` is the smallest MTU configured on a
+  no-drop network-qos class (the lossless class cannot carry bigger frames; RT601 checks
+  it); None when no no-drop class sets one. Both count like the interface MTU (IP MTU, the
+  L2 header not included; docs/mtu.md).
 - Link pause: ``flowcontrol receive|send on`` -> True; absent -> operational data, else
   False (802.3x pause is off by default on NX-OS).
 - ECN and schedulers: the egress queuing policy (interface or system) by queue; without one
@@ -73,6 +77,7 @@ def build_port(src: PortInput, cfg: NxosConfig, plan: Plan, issues: Issues) -> B
     values: dict[str, object] = {
         "speed_mbps": _speed(src, lines),
         "mtu": _mtu(src, plan, lines),
+        "class_mtu": _class_mtu(plan, lines),
         "admin_up": _admin(src, lines),
         "link_pause": _link_pause(src, lines),
     }
@@ -108,11 +113,15 @@ def _mtu(src: PortInput, plan: Plan, lines: dict[str, int]) -> int | None:
         mtu = src.oper.mtu
     else:
         mtu = DEFAULT_MTU if src.iface is not None else None
-    cap = plan.no_drop.mtu if plan.no_drop is not None else None
-    if cap is not None and mtu is not None and cap[0] < mtu:
-        lines["mtu"] = cap[1]
-        return cap[0]
     return mtu
+
+
+def _class_mtu(plan: Plan, lines: dict[str, int]) -> int | None:
+    cap = plan.no_drop.mtu if plan.no_drop is not None else None
+    if cap is None:
+        return None
+    lines["class_mtu"] = cap[1]
+    return cap[0]
 
 
 def _admin(src: PortInput, lines: dict[str, int]) -> bool | None:
@@ -179,12 +188,17 @@ def _pfc(iface: IfaceConfig | None, plan: Plan, lines: dict[str, int]) -> dict[s
     mode = iface.pfc_mode if iface is not None else None
     cos = tuple(sorted(no_drop.cos_to_group))
     if mode is not None:
-        lines["pfc_rx"] = lines["pfc_tx"] = mode[1]
+        lines["pfc_rx"] = lines["pfc_tx"] = lines["pfc_mode"] = mode[1]
     elif no_drop.line is not None:
         lines["pfc_rx"] = lines["pfc_tx"] = no_drop.line
-    if not cos or (mode is not None and mode[0] == "off"):
+    if iface is None:
+        return out
+    if iface is not None and mode is None:
+        lines["pfc_mode"] = iface.line
+    out["pfc_mode"] = mode[0] if mode is not None else "auto"
+    if not cos or out["pfc_mode"] == "off":
         out["pfc_rx"] = out["pfc_tx"] = ()
-    elif mode is not None and mode[0] == "on":
+    else:
         out["pfc_rx"] = out["pfc_tx"] = cos
     return out
 

@@ -66,6 +66,7 @@ def test_azurelocal_cos_trusting_tor() -> None:
         "Ethernet1/17": Port(
             name="Ethernet1/17",
             mtu=9216,
+            class_mtu=9216,  # network-qos class c-8q-nq3 mtu 9216 (line 6)
             admin_up=True,
             trust="pcp",  # match cos 3 / cos 7 only: routed RoCE falls to qos-group 0
             dscp_to_priority=ALL_ZERO,
@@ -76,6 +77,7 @@ def test_azurelocal_cos_trusting_tor() -> None:
             pfc_priority_to_pg={3: 3},
             pfc_rx=(3,),
             pfc_tx=(3,),
+            pfc_mode="on",  # priority-flow-control mode on send-tlv
             link_pause=False,
             watchdog=Watchdog(enabled=False),
             ecn={
@@ -131,6 +133,7 @@ def test_invalid_mixed_syntax_guide_reports_every_foreign_line() -> None:
         "Ethernet1/1": Port(
             name="Ethernet1/1",
             mtu=1500,  # no interface mtu: the 4200 of the no-drop class does not raise it
+            class_mtu=4200,  # the no-drop class's own MTU (RT601 checks it too)
             trust="dscp",
             dscp_to_priority=dscp,
             priority_to_tc=IDENTITY8,
@@ -138,6 +141,11 @@ def test_invalid_mixed_syntax_guide_reports_every_foreign_line() -> None:
             tc_to_queue=IDENTITY8,
             pfc_priority_to_queue={3: 3},
             pfc_priority_to_pg={3: 3},
+            # No interface "priority-flow-control mode" line: the default auto, PFC on the
+            # no-drop CoS only while DCBX negotiates it (RT201 reports it).
+            pfc_rx=(3,),
+            pfc_tx=(3,),
+            pfc_mode="auto",
             link_pause=False,
             watchdog=Watchdog(enabled=False),
             ecn={
@@ -180,6 +188,7 @@ def test_interface_properties() -> None:
         "pfc_priority_to_pg": {},
         "pfc_rx": (),  # no network-qos policy: no no-drop class, PFC off whatever the mode
         "pfc_tx": (),
+        "pfc_mode": "auto",  # the default (line 131 says it explicitly on one port)
         "link_pause": False,
         "watchdog": Watchdog(enabled=False),
         "ecn": {},

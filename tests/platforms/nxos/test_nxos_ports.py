@@ -9,18 +9,20 @@ from tests.platforms.nxos.nxos_helpers import BLUEPRINT_QOS, device, parse_text,
 
 
 @pytest.mark.parametrize(
-    ("lines", "expected"),
+    ("lines", "expected", "mode"),
     [
-        ("  priority-flow-control mode on\n", (3,)),
-        ("  priority-flow-control mode on send-tlv\n", (3,)),
-        ("  priority-flow-control mode off\n", ()),
-        ("  priority-flow-control mode auto\n", None),  # depends on DCBX with the peer
-        ("", None),  # auto is the default
+        ("  priority-flow-control mode on\n", (3,), "on"),
+        ("  priority-flow-control mode on send-tlv\n", (3,), "on"),
+        ("  priority-flow-control mode off\n", (), "off"),
+        # auto: the no-drop CoS, but only while DCBX with the peer agrees (RT201 reports it)
+        ("  priority-flow-control mode auto\n", (3,), "auto"),
+        ("", (3,), "auto"),  # auto is the default
     ],
 )
-def test_pfc_modes(lines: str, expected: tuple[int, ...] | None) -> None:
+def test_pfc_modes(lines: str, expected: tuple[int, ...], mode: str) -> None:
     got = port(BLUEPRINT_QOS + "interface Ethernet1/1\n" + lines)
     assert (got.pfc_rx, got.pfc_tx) == (expected, expected)
+    assert got.pfc_mode == mode
     assert got.pfc_priority_to_queue == {3: 3}
     assert got.pfc_priority_to_pg == {3: 3}
 
@@ -67,15 +69,21 @@ def test_watchdog_values_out_of_range_are_reported() -> None:
     ]
 
 
-def test_mtu_is_capped_by_the_no_drop_class_mtu() -> None:
+def test_no_drop_class_mtu_is_the_class_mtu() -> None:
+    # The network-qos class MTU is kept apart from the port MTU (RT601 checks both).
     nq = BLUEPRINT_QOS.replace("    mtu 9216\n", "    mtu 4200\n")
-    assert port(nq + "interface Ethernet1/1\n  mtu 9216\n").mtu == 4200
+    got = port(nq + "interface Ethernet1/1\n  mtu 9216\n")
+    assert (got.mtu, got.class_mtu) == (9216, 4200)
     assert port(nq + "interface Ethernet1/1\n").mtu == 1500
-    assert port(BLUEPRINT_QOS + "interface Ethernet1/1\n  mtu 9000\n").mtu == 9000
+    got = port(BLUEPRINT_QOS + "interface Ethernet1/1\n  mtu 9000\n")
+    assert (got.mtu, got.class_mtu) == (9000, 9216)
     result = parse_text(nq + "interface Ethernet1/1\n  mtu 9216\n")
+    ref = result.provenance.lookup("ports.Ethernet1/1.class_mtu")
+    assert ref is not None
+    assert ref.line == 13  # the class MTU line
     ref = result.provenance.lookup("ports.Ethernet1/1.mtu")
     assert ref is not None
-    assert ref.line == 13  # the class MTU line, not the interface line
+    assert ref.line == 17  # the interface line
 
 
 def test_speed_mtu_shutdown_and_invalid_values() -> None:

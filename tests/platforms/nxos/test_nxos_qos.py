@@ -225,7 +225,8 @@ def _network(classes: str, class_maps: str = "") -> tuple[object, object, object
         "interface Ethernet1/1\n  mtu 9216\n  priority-flow-control mode on\n"
     )
     got = port(text)
-    return got.pfc_rx, got.pfc_priority_to_queue, got.mtu, unparsed(text)
+    mtu = got.mtu if got.class_mtu is None else min(got.mtu or 0, got.class_mtu)
+    return got.pfc_rx, got.pfc_priority_to_queue, mtu, unparsed(text)
 
 
 def test_pause_forms() -> None:

@@ -48,6 +48,7 @@ def _port(name: str, **changes: object) -> Port:
     base: dict[str, object] = {
         "name": name,
         "mtu": 9216,
+        "class_mtu": 9216,
         "admin_up": True,
         "trust": "dscp",
         "dscp_to_priority": ROCE_DSCP,
@@ -58,6 +59,7 @@ def _port(name: str, **changes: object) -> Port:
         "pfc_priority_to_pg": {3: 3},
         "pfc_rx": (3,),
         "pfc_tx": (3,),
+        "pfc_mode": "on",
         "link_pause": False,
         "watchdog": WATCHDOG,
         "ecn": ECN,
@@ -68,8 +70,9 @@ def _port(name: str, **changes: object) -> Port:
 
 
 def _plain(name: str, **changes: object) -> Port:
-    """A port with no interface QoS: system policies only, PFC mode auto (unknown)."""
-    return _port(name, trust="port", dscp_to_priority=ALL_ZERO, pfc_rx=None, pfc_tx=None, **changes)
+    """A port with no interface QoS: system policies only, PFC mode auto (DCBX-negotiated)."""
+    plain: dict[str, object] = {"trust": "port", "dscp_to_priority": ALL_ZERO, "pfc_mode": "auto"}
+    return _port(name, **{**plain, **changes})
 
 
 def test_running_config_alone() -> None:
@@ -106,7 +109,10 @@ def test_with_operational_data_and_lldp() -> None:
         "Ethernet1/33/3", mtu=1500, admin_up=True, speed_mbps=100_000, link_pause=True
     )
     # Only in `show interface`: a port of the switch all the same (system policies apply).
-    assert dev.ports["Ethernet1/36"] == _plain("Ethernet1/36", mtu=1500, admin_up=True)
+    # No interface block: the PFC mode (and so PFC) is not known.
+    assert dev.ports["Ethernet1/36"] == _plain(
+        "Ethernet1/36", mtu=1500, admin_up=True, pfc_mode=None, pfc_rx=None, pfc_tx=None
+    )
     assert "mgmt0" not in dev.ports
     assert dev.lldp == (
         LldpNeighbor(

@@ -36,6 +36,9 @@ from rocetune.platforms.eos.values import SEGMENT_BYTES
 from rocetune.snapshot import Snapshot, SourceFile
 
 PLATFORM = "eos"
+MTU_MAX = 9214
+"""The largest EOS ``mtu`` (IP MTU): "The switch supports MTU sizes ranging from 68 to 9214
+bytes" (Arista EOS User Manual, Layer 3 MTU; docs/mtu.md)."""
 
 
 def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResult:
@@ -67,6 +70,7 @@ def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResu
         unparsed=unparsed,
         tunnel_dscp_rewrite=None if config.tunnels else {},
         facts=_facts(config),
+        mtu_max=MTU_MAX,
     )
     return ParseResult(device=device, provenance=provenance)
 

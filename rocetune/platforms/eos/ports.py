@@ -31,17 +31,21 @@ Mapping onto the model (DSCP -> traffic class -> tx-queue):
   configurable priority groups or per-port buffer profiles in the running-config, so
   ``tc_to_pg``, ``pfc_priority_to_pg``, ``pg_buffers``, ``queue_buffers`` and the cable length
   stay unknown (None).
-- ``link_pause``: ``flowcontrol send|receive on|desired``; an interface with PFC on has
-  802.3x flow control disabled (S19: "An interface that is configured for PFC will be
-  disabled for FC"), so it reads False there.
-- Watchdog (S18, S19): on for a port with PFC priorities unless ``no priority-flow-control
-  pause watchdog``; off on a port without PFC (nothing to watch). Timers: the port's ``port
-  timer`` (timeout -> detection_ms, recovery-time -> restoration_ms), else the global
-  ``default timeout|recovery-time``. Action: global ``override action drop``, else the port
-  ``port action``, else the global ``action`` (no-drop -> forward), else ``errdisable`` (S18:
-  "Timeout ... after which port should be errdisabled or should start dropping")
-  **[partly unverified]**. A port timer's own polling interval is not modelled;
+- ``link_pause``: ``flowcontrol send|receive on|desired`` -> True, also on a port with PFC
+  on: EOS then disables 802.3x flow control (S19: "An interface that is configured for PFC
+  will be disabled for FC"), but the configuration asks for both, which RT204 reports;
+  with PFC on and no flowcontrol line it reads False.
+- Watchdog (S18, S19): asserted only from configured lines, because the EOS defaults are
+  not documented in a source rocetune has: ``priority-flow-control pause watchdog`` (port,
+  profile or Port-Channel) -> on; ``no priority-flow-control pause watchdog`` -> off; no
+  line -> unknown (None, RT000); off on a port without PFC (nothing to watch). Timers: the
+  port's ``port timer`` (timeout -> detection_ms, recovery-time -> restoration_ms), else the
+  global ``default timeout|recovery-time``, else unknown. Action: global ``override action
+  drop``, else the port ``port action``, else the global ``action`` (no-drop -> forward),
+  else unknown. A port timer's own polling interval is not modelled;
   ``Device.watchdog_poll_ms`` is the global ``default polling-interval``.
+- ``cos_to_tc``: the global ``qos map cos <list> to traffic-class <tc>`` entries ({} when
+  none; CoS values not listed keep the EOS default, which is not modelled).
 - ``schedulers`` (by tx-queue, 0-7 plus any configured): ``priority strict`` -> strict (the
   EOS default: every queue of an unconfigured port is strict in ``show running-config all``),
   ``no priority`` -> dwrr; weight = ``bandwidth percent``, else for a dwrr queue ``bandwidth
@@ -217,6 +221,9 @@ def _classification(ctx: _Ctx, fields: _Fields) -> None:
     dscp = {d: dscp_map[d].value if d in dscp_map else d >> 3 for d in range(64)}
     fields.put("dscp_to_priority", dscp, min((a.line for a in dscp_map.values()), default=None))
     fields.put("priority_to_tc", dict(IDENTITY8))
+    cos_map = ctx.g.cos_to_tc
+    cos_line = min((a.line for a in cos_map.values()), default=None)
+    fields.put("cos_to_tc", {c: at.value for c, at in sorted(cos_map.items())}, cos_line)
     queue_map = ctx.g.tc_to_queue
     queues = {tc: queue_map[tc].value if tc in queue_map else tc for tc in range(8)}
     fields.put("tc_to_queue", queues, min((a.line for a in queue_map.values()), default=None))
@@ -251,7 +258,7 @@ def _pfc(ctx: _Ctx, fields: _Fields) -> bool:
 def _link_pause(ctx: _Ctx, fields: _Fields, pfc_on: bool) -> None:
     settings = [a for a in (ctx.link("flow_send"), ctx.link("flow_receive")) if a is not None]
     on = [a for a in settings if a.value]
-    if pfc_on:
+    if pfc_on and not on:
         fields.put("link_pause", False, _ln(ctx.pick("pfc_on")))
     else:
         first = (on or settings)[:1]
@@ -263,6 +270,11 @@ def _watchdog(ctx: _Ctx, fields: _Fields, pfc: bool) -> None:
     if not pfc or (enabled is not None and not enabled.value):
         line = enabled.line if enabled is not None and not enabled.value else None
         fields.put("watchdog", Watchdog(enabled=False), line or fields.lines.get("pfc_rx"))
+        return
+    if enabled is None:
+        # No watchdog line in the chain: the EOS default is not documented where rocetune
+        # could read it, so the state is unknown (RT205 says it could not verify).
+        fields.put("watchdog", None, fields.lines.get("pfc_rx"))
         return
     g = ctx.g
     timer_at = ctx.pick("watchdog_timer")
@@ -277,7 +289,7 @@ def _watchdog(ctx: _Ctx, fields: _Fields, pfc: bool) -> None:
         enabled=True,
         detection_ms=detect.value if detect else None,
         restoration_ms=restore.value if restore else None,
-        action=action.value,
+        action=action.value if action else None,
     )
     fields.put("watchdog", watchdog, _ln(enabled) or fields.lines.get("pfc_rx"))
     for name, at in (("detection_ms", detect), ("restoration_ms", restore), ("action", action)):
@@ -285,14 +297,14 @@ def _watchdog(ctx: _Ctx, fields: _Fields, pfc: bool) -> None:
             fields.lines[f"watchdog.{name}"] = at.line
 
 
-def _action(ctx: _Ctx) -> At[str]:
+def _action(ctx: _Ctx) -> At[str] | None:
     g = ctx.g
     if g.watchdog_override_drop is not None:
         return At("drop", g.watchdog_override_drop.line)
     port = ctx.pick("watchdog_action")
     if port is not None and port.value is not None:
         return At(port.value, port.line)
-    return g.watchdog_action or At("errdisable", 0)
+    return g.watchdog_action
 
 
 def _queues(ctx: _Ctx, fields: _Fields) -> None:

@@ -15,9 +15,10 @@ Top-level statements read (everything else is not QoS and is skipped):
 - ``interface defaults`` (``mtu N``; ``ethernet`` / ``[no] shutdown``);
 - ``qos profile NAME`` blocks (:mod:`.qos_lines`; any other line in them is Unparsed);
 - global ``qos map dscp <list> to traffic-class <tc> [drop-precedence d]``, ``qos map
-  traffic-class <list> to tx-queue <q>``, ``qos trust``; ``qos map cos|exp ... to
-  traffic-class``, ``qos map traffic-class ... to dscp|cos`` (marking) and ``qos rewrite cos``
-  are read but not modelled; ``qos rewrite dscp`` turns egress DSCP remarking on, which is not
+  traffic-class <list> to tx-queue <q>``, ``qos map cos <list> to traffic-class <tc>``
+  (``Port.cos_to_tc``), ``qos trust``; ``qos map exp ... to traffic-class``, ``qos map
+  traffic-class ... to dscp|cos`` (marking) and ``qos rewrite cos`` are read but not
+  modelled; ``qos rewrite dscp`` turns egress DSCP remarking on, which is not
   modelled (Unparsed, and the ports' remark map is unknown); ``qos random-detect ecn allow
   non-ect [chip-based]`` -> facts;
 - global ``priority-flow-control all off`` and ``priority-flow-control pause watchdog default
@@ -277,6 +278,14 @@ def _qos_map(node: Node, rest: list[str], g: GlobalConf, issues: Issues) -> None
             return
         for tc in tcs:
             g.tc_to_queue[tc] = At(queue, node.line)
+    elif source == "cos" and target[:1] == ["traffic-class"]:
+        coses = values.int_list(keys, 7)
+        tc = values.as_int(target[1], 0, 7) if len(target) == 2 else None
+        if coses is None or tc is None:
+            issues.node(node, "unreadable CoS to traffic-class map")
+            return
+        for cos in coses:
+            g.cos_to_tc[cos] = At(tc, node.line)
     elif source not in ("cos", "exp", "traffic-class"):
         issues.node(node, "QoS map not understood")
 

@@ -101,6 +101,8 @@ class GlobalConf:
 
     dscp_to_tc: dict[int, At[int]] = field(default_factory=dict)
     tc_to_queue: dict[int, At[int]] = field(default_factory=dict)
+    cos_to_tc: dict[int, At[int]] = field(default_factory=dict)
+    """``qos map cos <list> to traffic-class <tc>`` entries."""
     trust: At[Trust] | None = None
     pfc_all_off: At[bool] | None = None
     watchdog_timeout_ms: At[float] | None = None

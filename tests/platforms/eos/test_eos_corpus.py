@@ -60,6 +60,7 @@ EXPERIMENT = _sched(
 
 def _qos_port(name: str, **changes: object) -> Port:
     base: dict[str, object] = {
+        "cos_to_tc": {1: 2, 2: 2, 3: 3, 4: 2},  # lines 234-235: the later line wins for CoS 3
         "speed_mbps": None,
         "mtu": None,
         "admin_up": True,
@@ -278,6 +279,7 @@ def test_time_thresholds_use_the_port_speed() -> None:
 
 def _show_run_all_port(name: str, **changes: object) -> Port:
     base: dict[str, object] = {
+        "cos_to_tc": {},  # no `qos map cos ... to traffic-class` line
         "speed_mbps": None,
         "mtu": None,
         "admin_up": True,

@@ -35,6 +35,7 @@ WATCHDOG = Watchdog(enabled=True, detection_ms=200.0, restoration_ms=200.0, acti
 
 def _port(name: str, **changes: object) -> Port:
     base: dict[str, object] = {
+        "cos_to_tc": {},  # no `qos map cos ... to traffic-class` line
         "speed_mbps": 400_000,
         "mtu": 9214,
         "admin_up": True,

@@ -63,12 +63,12 @@ def test_faulty_leaf_ports() -> None:
         "Ethernet11": (True, 9214, None, "pcp", (), False, "auto"),  # l2 mtu
     }
     watchdogs = {n: ports[n].watchdog for n in ("Ethernet1", "Ethernet2", "Ethernet3", "Ethernet4")}
+    # Timers and actions but no `priority-flow-control pause watchdog` line: whether the
+    # watchdog runs is the undocumented EOS default, so it is unknown (RT205 -> RT000).
     assert watchdogs == {
-        "Ethernet1": Watchdog(enabled=True, detection_ms=50.0, action="forward"),
-        "Ethernet2": Watchdog(
-            enabled=True, detection_ms=500.0, restoration_ms=1000.0, action="forward"
-        ),
-        "Ethernet3": Watchdog(enabled=True, detection_ms=50.0, action="drop"),
+        "Ethernet1": None,
+        "Ethernet2": None,
+        "Ethernet3": None,
         "Ethernet4": Watchdog(enabled=False),
     }
     ecn = {
@@ -167,41 +167,49 @@ def test_dscp_map_with_ranges_and_drop_precedence() -> None:
     assert [port.dscp_to_priority[d] for d in (0, 7, 8, 9, 26, 48)] == [1, 1, 1, 1, 4, 6]
 
 
+ON = "priority-flow-control pause watchdog\n   "
+"""The explicit enable line: EOS watchdog defaults are not asserted (no documented source)."""
+
+
 @pytest.mark.parametrize(
     ("glob", "iface", "expected"),
     [
-        ("", "", Watchdog(enabled=True, action="errdisable")),
+        # No watchdog line: the EOS default is undocumented -> unknown (RT000), not "on".
+        ("", "", None),
+        ("priority-flow-control pause watchdog action drop\n", "", None),
         (
             "priority-flow-control pause watchdog action drop\n",
-            "",
+            ON,
             Watchdog(enabled=True, action="drop"),
         ),
+        # Enabled, no action anywhere: the default action is not asserted either.
+        ("", ON, Watchdog(enabled=True)),
         (
             "priority-flow-control pause watchdog action no-drop\n",
-            "priority-flow-control pause watchdog port action notify-only",
+            ON + "priority-flow-control pause watchdog port action notify-only",
             Watchdog(enabled=True, action="alert"),
         ),
         (
             "priority-flow-control pause watchdog override action drop\n",
-            "priority-flow-control pause watchdog port action errdisable",
+            ON + "priority-flow-control pause watchdog port action errdisable",
             Watchdog(enabled=True, action="drop"),
         ),
         (
             "priority-flow-control pause watchdog default timeout 0.3\n"
             "priority-flow-control pause watchdog default recovery-time 0.6\n",
-            "",
-            Watchdog(enabled=True, detection_ms=300.0, restoration_ms=600.0, action="errdisable"),
+            ON,
+            Watchdog(enabled=True, detection_ms=300.0, restoration_ms=600.0),
         ),
         (
             "priority-flow-control pause watchdog default timeout 0.3\n",
-            "priority-flow-control pause watchdog port timer timeout 0.1 polling-interval 0.05 "
-            "recovery-time 0.1",
-            Watchdog(enabled=True, detection_ms=100.0, restoration_ms=100.0, action="errdisable"),
+            ON + "priority-flow-control pause watchdog port timer timeout 0.1 polling-interval "
+            "0.05 recovery-time 0.1",
+            Watchdog(enabled=True, detection_ms=100.0, restoration_ms=100.0),
         ),
         ("", "no priority-flow-control pause watchdog", Watchdog(enabled=False)),
     ],
 )
-def test_watchdog(glob: str, iface: str, expected: Watchdog) -> None:
+def test_watchdog(glob: str, iface: str, expected: Watchdog | None) -> None:
     text = f"{glob}{ROCE_PROFILE}interface Ethernet1\n   service-profile P\n   {iface}\n!\n"
     assert device(text).ports["Ethernet1"].watchdog == expected
 
@@ -216,16 +224,14 @@ def test_interface_clears_the_profile_port_timer() -> None:
     text = (
         "priority-flow-control pause watchdog default timeout 0.2\n"
         + profile
-        + "interface Ethernet1\n   service-profile P\n"
+        + "interface Ethernet1\n   service-profile P\n   priority-flow-control pause watchdog\n"
         "   no priority-flow-control pause watchdog port timer\n!\n"
-        "interface Ethernet2\n   service-profile P\n!\n"
+        "interface Ethernet2\n   service-profile P\n   priority-flow-control pause watchdog\n!\n"
     )
     ports = device(text).ports
-    assert ports["Ethernet1"].watchdog == Watchdog(
-        enabled=True, detection_ms=200.0, action="errdisable"
-    )
+    assert ports["Ethernet1"].watchdog == Watchdog(enabled=True, detection_ms=200.0)
     assert ports["Ethernet2"].watchdog == Watchdog(
-        enabled=True, detection_ms=1000.0, restoration_ms=1000.0, action="errdisable"
+        enabled=True, detection_ms=1000.0, restoration_ms=1000.0
     )
 
 
@@ -237,8 +243,10 @@ def test_interface_clears_the_profile_port_timer() -> None:
         (["flowcontrol send desired"], True),
         (["flowcontrol send on", "no flowcontrol send"], False),
         (["flowcontrol send off", "flowcontrol receive off"], False),
-        # PFC disables 802.3x flow control on the interface (S19)
-        (["flowcontrol receive on", "priority-flow-control on"], False),
+        # PFC disables 802.3x flow control on the interface (S19), but the configuration
+        # asks for both: link_pause stays True so RT204 reports the contradiction.
+        (["flowcontrol receive on", "priority-flow-control on"], True),
+        (["priority-flow-control on"], False),
     ],
 )
 def test_link_pause(lines: list[str], expected: bool) -> None:
@@ -489,3 +497,18 @@ def test_status_only_port_and_errdisabled() -> None:
     ref = result.provenance.lookup("ports.Ethernet2")
     assert ref is not None
     assert (ref.file, ref.line) == ("status.out", 3)
+
+
+def test_cos_map_and_mtu_limit() -> None:
+    # AVD eos_cli_config_gen qos.cfg lines 234-235 (tests/fixtures/eos/SOURCES.md).
+    text = (
+        "qos map cos 1 2 3 4 to traffic-class 2\n"
+        "qos map cos 3 to traffic-class 3\n"
+        "interface Ethernet1\n   mtu 9216\n!\n"
+    )
+    dev = device(text)
+    assert dev.mtu_max == 9214  # EOS accepts mtu 68-9214; RT601 reports the 9216
+    port = dev.ports["Ethernet1"]
+    assert port.cos_to_tc == {1: 2, 2: 2, 3: 3, 4: 2}
+    assert port.mtu == 9216
+    assert device("interface Ethernet1\n!\n").ports["Ethernet1"].cos_to_tc == {}

@@ -49,6 +49,7 @@ class SwitchMtu(PortRule):
                 observed=f"mtu {port.mtu}",
                 expected=f"<= {dev.mtu_max} (the {dev.platform} range; docs/mtu.md)",
                 path=port_path(port, "mtu"),
+                asserts_absence=False,
             )
         if port.mtu < host:
             yield Issue(
@@ -72,6 +73,7 @@ class SwitchMtu(PortRule):
                 observed=f"class mtu {port.class_mtu} B (IP MTU)",
                 expected=f">= {host} B (intent mtu.host)",
                 path=port_path(port, "class_mtu"),
+                asserts_absence=False,
             )
 
 

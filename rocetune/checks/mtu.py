@@ -63,11 +63,11 @@ class SwitchMtu(PortRule):
                 path=port_path(port, "mtu"),
             )
         if port.class_mtu is not None and port.class_mtu < host:
+            port_ok = f" even though the port MTU is {port.mtu} B" if port.mtu >= host else ""
             yield Issue(
                 message=f"the traffic class carrying the lossless priorities has MTU"
                 f" {port.class_mtu} B, below the host MTU {host} B (both {UNIT}): RoCE frames"
-                f" up to {frame} B on the wire are dropped in that class even though the port"
-                f" MTU is {port.mtu} B",
+                f" up to {frame} B on the wire are dropped in that class{port_ok}",
                 device=dev.name,
                 port=port.name,
                 observed=f"class mtu {port.class_mtu} B (IP MTU)",

@@ -192,10 +192,10 @@ def _tunnel_issue(
     """Extra PFC priorities of the SONiC dual-ToR design: explained, at info severity."""
     return Issue(
         message=f"PFC is on priorities {fmt_set(tunnel)} outside the intent lossless set: these"
-        " are the dual-ToR tunnel priorities (DEVICE_METADATA subtype DualToR): the standby"
-        " ToR bounces lossless traffic back to the T1 through its tunnel and re-queues it onto"
-        f" {fmt_set(tunnel)} (TUNNEL encap_tc_to_queue_map) so the bounce cannot close a PFC"
-        " deadlock; PFC there is by design. Size headroom for them, and note that SONiC's"
+        " are the dual-ToR tunnel priorities (SONiC tunnel QoS remap): the standby ToR bounces"
+        " lossless traffic back to the T1 through its tunnel and re-queues it onto"
+        f" {fmt_set(tunnel)} (the tunnel's encap_tc_to_queue_map) so the bounce cannot close a"
+        " PFC deadlock; PFC there is by design. Size headroom for them, and note that SONiC's"
         " qos template leaves them out of the software PFC watchdog (pfcwd_sw_enable)",
         device=dev.name,
         port=port.name,

@@ -39,7 +39,7 @@ from rocetune.platforms.sonic.build_port import (
     build_port,
 )
 from rocetune.platforms.sonic.resolve import Ctx, int_of, value_of
-from rocetune.platforms.sonic.shape import PoolCfg, SonicConfig
+from rocetune.platforms.sonic.shape import PoolCfg, QosMapDef, SonicConfig
 
 MAX_POLL_MS = 1000
 _FACT_FIELDS = {
@@ -192,32 +192,56 @@ def build_tunnels(ctx: Ctx) -> dict[str, dict[int, int] | None] | None:
 def build_tunnel_priorities(ctx: Ctx) -> tuple[int, ...] | None:
     """The dual-ToR tunnel's extra lossless priorities of one namespace.
 
-    SONiC's dual-ToR design (``DEVICE_METADATA`` ``subtype: DualToR``) re-queues the lossless
-    traffic the standby ToR bounces back to the T1 through its IPinIP tunnel onto other
-    queues, so the bounce cannot close a PFC deadlock (sonic-net/SONiC
-    ``doc/qos/tunnel_dscp_remapping.md``), and enables PFC on them: qos_config.j2 renders
-    ``pfc_enable: 2,3,4,6`` on the T1-facing ports with ``TC_TO_QUEUE_MAP|AZURE_TUNNEL`` 3 -> 2,
-    4 -> 6 (sonic-buildimage ``files/build_templates/qos_config.j2``). The priorities are the
-    targets of the tunnels' ``encap_tc_to_queue_map`` / ``decap_tc_to_pg_map`` for a TC that
-    has PFC on some port, when the target has PFC too and differs from the TC. () for a
-    device that is not dual-ToR (or has no remap); None without DEVICE_METADATA.
+    SONiC's dual-ToR design (``DEVICE_METADATA`` ``subtype: DualToR``, with
+    ``SYSTEM_DEFAULTS tunnel_qos_remap`` enabled) re-queues the lossless traffic the standby
+    ToR bounces back to the T1 through its IPinIP tunnel onto other queues, so the bounce
+    cannot close a PFC deadlock (sonic-net/SONiC ``doc/qos/tunnel_dscp_remapping.md``), and
+    enables PFC on them: qos_config.j2 renders ``pfc_enable: 2,3,4,6`` on the T1-facing ports
+    with ``TC_TO_QUEUE_MAP|AZURE_TUNNEL`` 3 -> 2, 4 -> 6 (sonic-buildimage
+    ``files/build_templates/qos_config.j2``). The remap maps are the tunnels'
+    ``encap_tc_to_queue_map`` / ``decap_tc_to_pg_map``; a file without a TUNNEL table (the
+    rendered qos.json: minigraph adds TUNNEL separately) falls back to the maps the template
+    names ``*TUNNEL*``. The priorities are the targets of those maps for a TC that has PFC on
+    some port, when the target has PFC too and differs from the TC. () when there is no
+    remap (or DEVICE_METADATA names another subtype); None for a file with neither
+    DEVICE_METADATA nor PORT_QOS_MAP.
     """
     cfg = ctx.cfg
-    if "DEVICE_METADATA" not in cfg.present:
+    if "DEVICE_METADATA" not in cfg.present and "PORT_QOS_MAP" not in cfg.present:
         return None
     subtype = cfg.metadata.get("subtype")
-    if subtype is None or (subtype.value or "").lower() != "dualtor":
+    if subtype is not None and (subtype.value or "").lower() != "dualtor":
         return ()
     pfc = {p for qos in cfg.port_qos.values() if qos.pfc_enable for p in qos.pfc_enable.value or ()}
     out: set[int] = set()
-    for tunnel in cfg.tunnels.values():
-        for ref, table in (
-            (tunnel.encap_tc_to_queue_map, "TC_TO_QUEUE_MAP"),
-            (tunnel.decap_tc_to_pg_map, "TC_TO_PRIORITY_GROUP_MAP"),
-        ):
-            found = cfg.maps.get(table, {}).get(ref.value or "") if ref is not None else None
-            if found is None:
-                continue
-            out |= {q for t, q in found.values.items() if t in pfc and q in pfc and q != t}
-    ctx.ref("tunnel_lossless_priorities", subtype.line)
+    line = subtype.line if subtype is not None else None
+    for _table, found in _tunnel_maps(cfg):
+        pairs = {q for t, q in found.values.items() if t in pfc and q in pfc and q != t}
+        if pairs:
+            out |= pairs
+            line = line or found.line
+    if out:
+        ctx.ref("tunnel_lossless_priorities", line)
     return tuple(sorted(out))
+
+
+def _tunnel_maps(cfg: SonicConfig) -> list[tuple[str, QosMapDef]]:
+    """The tunnel remap maps: the TUNNEL table's, else the maps named ``*TUNNEL*``."""
+    tables = (
+        ("encap_tc_to_queue_map", "TC_TO_QUEUE_MAP"),
+        ("decap_tc_to_pg_map", "TC_TO_PRIORITY_GROUP_MAP"),
+    )
+    out: list[tuple[str, QosMapDef]] = []
+    for tunnel in cfg.tunnels.values():
+        for attr, table in tables:
+            ref = getattr(tunnel, attr)
+            found = cfg.maps.get(table, {}).get(ref.value or "") if ref is not None else None
+            if found is not None:
+                out.append((table, found))
+    if out or cfg.tunnels:
+        return out
+    for _, table in tables:
+        out += [
+            (table, m) for name, m in cfg.maps.get(table, {}).items() if "TUNNEL" in name.upper()
+        ]
+    return out

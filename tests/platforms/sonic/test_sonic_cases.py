@@ -492,7 +492,7 @@ def test_dual_tor_tunnel_priorities(parse_config: Parse) -> None:
 
 
 def test_not_dual_tor_has_no_tunnel_priorities(parse_config: Parse) -> None:
-    text = DUAL_TOR.replace('"subtype": "DualToR", ', "")
+    text = DUAL_TOR.replace('"subtype": "DualToR"', '"subtype": "SmartSwitch"')
     assert parse_config(text).device.tunnel_lossless_priorities == ()
     text = '{"PORT": {"Ethernet0": {"speed": "100000"}}}'
     assert parse_config(text).device.tunnel_lossless_priorities is None
@@ -536,3 +536,17 @@ def test_multi_asic_output_is_merged(parse_config: Parse) -> None:
     assert dev.hostname == "chassis1"
     assert dev.asic == "spectrum3"
     assert items(dev) == [("asic1 Ethernet-BP0", 49)]
+
+
+def test_rendered_qos_json_tunnel_maps_without_tunnel_table(parse_config: Parse) -> None:
+    # The rendered qos.json of a dual-ToR SKU (sonic-buildimage sample_output
+    # qos-arista7050cx3-dualtor.json) has the AZURE_TUNNEL maps but neither DEVICE_METADATA
+    # nor TUNNEL (minigraph adds those): the maps named *TUNNEL* are the remap.
+    doc = json.loads(DUAL_TOR)
+    del doc["DEVICE_METADATA"], doc["TUNNEL"]
+    dev = parse_config(json.dumps(doc, indent=2)).device
+    assert dev.tunnel_lossless_priorities == (2, 6)
+    # Without those maps (remap disabled): plain PFC priorities, nothing to explain.
+    for table in ("TC_TO_QUEUE_MAP", "TC_TO_PRIORITY_GROUP_MAP"):
+        doc[table].pop("AZURE_TUNNEL")
+    assert parse_config(json.dumps(doc, indent=2)).device.tunnel_lossless_priorities == ()

@@ -59,3 +59,19 @@ def test_gate_no_must_not_find_violation(
 ) -> None:
     _, total, _ = scored
     assert total.violations <= score.load_gate()["max_violations"], total.violations
+
+
+def _named_ports(doc: dict) -> list[str]:
+    items = list(doc.get("must_find") or []) + list(doc.get("must_not_find") or [])
+    return [i["port"] for i in items if i.get("port") not in (None, "*")]
+
+
+@pytest.mark.parametrize("entry", EXPECTED, ids=lambda e: e[1]["file"])
+def test_expectation_ports_occur_in_their_config(entry: tuple[Path, dict]) -> None:
+    """Catch typos in expectations: the number of every named port is in the config text."""
+    path, doc = entry
+    text = path.read_text(errors="replace")
+    for port in _named_ports(doc):
+        number = port.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+        assert number, port
+        assert number in text, f"{doc['file']}: port {port} not in the config"

@@ -5,7 +5,7 @@ Shape (architecture.md)::
     intent: {...}                     # rocetune.model.Intent fields; defaults = de-facto plan
     defaults: {username_env: ROCETUNE_USER, password_env: ROCETUNE_PASSWORD}
     groups:
-      leaves: {role: leaf, platform: cumulus}
+      leaves: {role: leaf, platform: cumulus, roce_ports: [swp1-32]}
     devices:
       leaf1: {host: 10.0.0.11, groups: [leaves], snapshot: snapshots/leaf1}
       gpu01: {host: 10.0.1.1, platform: linux_host, role: host, nics: [eth2, eth3]}
@@ -17,6 +17,11 @@ Shape (architecture.md)::
 Credentials never sit in the inventory: only names of environment variables
 (``username_env``/``password_env``), an SSH agent or key, or a prompt. A literal password is
 refused. Unknown keys are errors with a "did you mean" hint.
+
+``roce_ports:`` (defaults, a group or a device; the first one set wins, like ``role:``)
+lists the switch ports that carry RoCE: names, globs (``Ethernet*``) or ranges
+(``swp1-32``, ``Ethernet0-124``). When it is set, the port rules check exactly those ports
+(rocetune.checks.scope); otherwise the links and the config decide.
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$")
 _PORT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/:-]{0,63}$")
 _HOST_RE = re.compile(r"^[A-Za-z0-9._:%-]{1,253}$")
 _ENV_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
+_PORT_PATTERN_RE = re.compile(r"^[A-Za-z0-9*?\[\]!._/:-]{1,64}$")
 _SECRET_KEYS = {"password", "passwd", "pass", "secret", "enable_secret", "token", "key"}
 
 
@@ -71,11 +77,26 @@ class Access(Model):
         return _check_env(v)
 
 
+def _check_port_patterns(v: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    for pat in v or ():
+        if not _PORT_PATTERN_RE.match(pat):
+            msg = f"{pat!r} is not a port name, glob or range (e.g. swp1, swp*, swp1-32)"
+            raise ValueError(msg)
+    return v
+
+
 class Defaults(Access):
     """Settings every device inherits."""
 
     platform: str | None = None
     role: str | None = None
+    roce_ports: tuple[str, ...] | None = None
+    """Switch ports that carry RoCE (names, globs, ranges); None = from links and config."""
+
+    @field_validator("roce_ports")
+    @classmethod
+    def _roce_ports(cls, v: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        return _check_port_patterns(v)
 
 
 class Group(Access):
@@ -84,6 +105,12 @@ class Group(Access):
     platform: str | None = None
     role: str | None = None
     groups: tuple[str, ...] = ()
+    roce_ports: tuple[str, ...] | None = None
+
+    @field_validator("roce_ports")
+    @classmethod
+    def _roce_ports(cls, v: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        return _check_port_patterns(v)
 
 
 class DeviceEntry(Access):
@@ -95,6 +122,12 @@ class DeviceEntry(Access):
     groups: tuple[str, ...] = ()
     snapshot: str | None = None
     nics: tuple[str, ...] | None = None
+    roce_ports: tuple[str, ...] | None = None
+
+    @field_validator("roce_ports")
+    @classmethod
+    def _roce_ports(cls, v: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        return _check_port_patterns(v)
 
     @field_validator("host")
     @classmethod
@@ -155,6 +188,8 @@ class ResolvedDevice:
     snapshot_line: int | None
     nics: tuple[str, ...] | None
     access: Access
+    roce_ports: tuple[str, ...] | None = None
+    """The ports that carry RoCE (device, else group, else defaults); None = not declared."""
 
 
 @dataclass(frozen=True)
@@ -355,6 +390,7 @@ def _resolve_device(
         snapshot_line=snap_line,
         nics=entry.nics,
         access=access,
+        roce_ports=_pick("roce_ports", entry, groups, inv.defaults),
     )
 
 

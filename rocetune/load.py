@@ -8,14 +8,16 @@ snapshot and let the driver parse it. Used by :mod:`rocetune.api` for audits and
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from rocetune.errors import ParseError, RocetuneError, SnapshotError
 from rocetune.model import DeviceProblem, Unparsed
 from rocetune.platforms import drivers, get_driver
 from rocetune.platforms.base import ParseResult, PlatformDriver
-from rocetune.snapshot import Snapshot, read_directory, read_single_file, read_text
+from rocetune.platforms.detect import detect
+from rocetune.snapshot import Snapshot, SourceFile, read_directory, read_single_file, read_text
 
 Found = tuple[PlatformDriver, Snapshot]
 """The driver that reads a snapshot, and the snapshot."""
@@ -31,16 +33,26 @@ class Loaded:
     source: str | None = None
 
 
-def _sniff(path: Path, text: str) -> Found | None:
-    for driver in drivers().values():
-        command = driver.sniff(str(path), text)
-        if command is not None:
-            return driver, read_single_file(path, command)
+def _sniff(path: Path, text: str) -> Found | str | None:
+    """The driver and snapshot of a saved file, why it is ambiguous, or None (unknown)."""
+    found = detect(str(path), text)
+    if found.driver is not None and found.command is not None:
+        return found.driver, read_single_file(path, found.command)
+    if found.ambiguous:
+        return (
+            f"cannot tell the platform of {path}: it reads as {found.summary()}; set"
+            " platform: (lint: --platform)"
+        )
     return None
 
 
 def read_file(path: Path, platform: str | None) -> Found | str:
-    """Read one saved config; return the driver and snapshot, or why it cannot be read."""
+    """Read one saved config; return the driver and snapshot, or why it cannot be read.
+
+    A platform given by the user (``--platform``, the inventory's ``platform:``) that the
+    content contradicts (another platform claims the file and nothing in it is evidence for
+    the given one) is an input error (SnapshotError, exit 2).
+    """
     if not path.is_file():
         why = "not a regular file" if path.exists() else "snapshot file does not exist"
         raise SnapshotError(why, file=path)
@@ -54,8 +66,22 @@ def read_file(path: Path, platform: str | None) -> Found | str:
     driver = get_driver(platform)
     if driver is None:
         return f"platform {platform!r} is not supported yet"
-    command = driver.sniff(str(path), body) or driver.commands()[0]
+    command = driver.sniff(str(path), body)
+    if command is None:
+        _check_forced(path, body, platform)
+        command = driver.commands()[0]
     return driver, read_single_file(path, command)
+
+
+def _check_forced(path: Path, body: str, platform: str) -> None:
+    found = detect(str(path), body)
+    others = tuple(n for n in found.claims if n != platform)
+    if others and not found.evidence.get(platform):
+        msg = (
+            f"platform {platform!r} does not match the content: it reads as"
+            f" {found.summary(others[:2])}, with no {platform} line"
+        )
+        raise SnapshotError(msg, file=path)
 
 
 def read_dir(path: Path, platform: str | None) -> Found | str:
@@ -69,14 +95,34 @@ def read_dir(path: Path, platform: str | None) -> Found | str:
         raise SnapshotError(msg, file=path)
     platform = platform or snap.meta.platform
     if platform is None:
-        for f in snap:
-            found = _sniff(Path(f.path), f.text)
-            if found is not None:
-                return found[0], snap
-        return f"cannot tell the platform of snapshot {path}; set platform:"
+        return _sniff_dir(path, snap)
     driver = get_driver(platform)
     if driver is None:
         return f"platform {platform!r} is not supported yet"
+    return driver, snap
+
+
+def _sniff_dir(path: Path, snap: Snapshot) -> Found | str:
+    """The platform of a directory without meta.json: the one its files' evidence favours."""
+    votes: dict[str, int] = {}
+    ambiguous = ""
+    for f in snap:
+        found = detect(f.path, f.text)
+        if found.driver is not None:
+            name = found.driver.name
+            votes[name] = votes.get(name, 0) + 1 + found.evidence.get(name, 0)
+        elif found.ambiguous and not ambiguous:
+            ambiguous = f"{PurePath(f.path).name} reads as {found.summary()}"
+    if not votes:
+        why = f": {ambiguous}" if ambiguous else ""
+        return f"cannot tell the platform of snapshot {path}{why}; set platform:"
+    ranked = sorted(votes, key=lambda n: -votes[n])
+    if len(ranked) > 1 and votes[ranked[0]] < 2 * votes[ranked[1]]:
+        tie = ", ".join(f"{n} ({votes[n]})" for n in ranked[:2])
+        why = f"its files read as {tie}"
+        return f"cannot tell the platform of snapshot {path}: {why}; set platform:"
+    driver = get_driver(ranked[0])
+    assert driver is not None
     return driver, snap
 
 
@@ -104,7 +150,11 @@ def load_device(
             )
             return Loaded(problem=problem, source=str(source))
         driver, snap = got
-        return Loaded(result=_with_refused(driver.parse(snap, name, role), snap))
+        result = _with_refused(driver.parse(snap, name, role), snap)
+        if snap.meta.device is not None and result.device.snapshot_device is None:
+            device = result.device.model_copy(update={"snapshot_device": snap.meta.device})
+            result = ParseResult(device, result.provenance)
+        return Loaded(result=result)
     except (ParseError, SnapshotError) as exc:
         return Loaded(error=exc)
     except Exception as exc:  # a parser bug must not lose the other devices
@@ -122,3 +172,40 @@ def _with_refused(result: ParseResult, snap: Snapshot) -> ParseResult:
     )
     device = result.device.model_copy(update={"unparsed": (*result.device.unparsed, *items)})
     return replace(result, device=device)
+
+
+def load_host_files(name: str, paths: Sequence[Path], platform: str | None) -> Loaded:
+    """Read several saved outputs of one host as one snapshot and parse them together.
+
+    Each file is detected on its own (it must read as a host output); two files that stand
+    for the same command cannot both be kept, so the caller only groups files whose commands
+    differ (see :func:`host_command_file`).
+    """
+    files: dict[str, SourceFile] = {}
+    driver: PlatformDriver | None = None
+    try:
+        for path in paths:
+            got = read_file(path, platform)
+            if isinstance(got, str):
+                raise SnapshotError(got, file=path)
+            driver, snap = got
+            files.update(snap.files)
+        assert driver is not None
+        origin = ", ".join(str(p) for p in paths)
+        return Loaded(result=driver.parse(Snapshot(files=files, origin=origin), name, None))
+    except (ParseError, SnapshotError) as exc:
+        return Loaded(error=exc)
+    except Exception as exc:  # a parser bug must not lose the other devices
+        msg = f"internal error while reading these outputs: {type(exc).__name__}: {exc}"
+        return Loaded(error=RocetuneError(msg.splitlines()[0], file=paths[0]))
+
+
+def host_command_file(path: Path, platform: str | None) -> str | None:
+    """The snapshot file name a saved host output stands for; None if it is no host file."""
+    try:
+        got = read_file(path, platform)
+    except (SnapshotError, ParseError):
+        return None
+    if isinstance(got, str) or got[0].kind != "host":
+        return None
+    return next(iter(got[1].files), None)

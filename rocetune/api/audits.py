@@ -14,8 +14,8 @@ from rocetune.checks.base import RuleOptions
 from rocetune.checks.registry import all_rules
 from rocetune.engine import MISSING_CODE, Selection, run_checks, select_rules
 from rocetune.errors import RocetuneError
-from rocetune.inventory import Inventory, load_inventory
-from rocetune.load import Loaded, load_device
+from rocetune.inventory import Inventory, ResolvedDevice, load_inventory
+from rocetune.load import Loaded, host_command_file, load_device, load_host_files
 from rocetune.model import (
     AuditResult,
     Device,
@@ -114,7 +114,7 @@ def audit_inventory(
     live = collector(inv) if collector is not None else {}
     sources = {d.name: live.get(d.name, d.snapshot) for d in inv.devices.values()}
     loaded = [
-        (d.name, d.platform, load_device(d.name, sources[d.name], d.platform, d.role))
+        (d.name, d.platform, _declare(load_device(d.name, sources[d.name], d.platform, d.role), d))
         for d in inv.devices.values()
     ]
     result = _assemble(loaded, inv.intent, inv.links, selection or Selection(), options)
@@ -122,6 +122,51 @@ def audit_inventory(
     if policy is not None or inv.suppressions:
         apply_to_result(result, policy or Policy(), inv.suppressions)
     return result
+
+
+def _declare(item: Loaded, entry: ResolvedDevice) -> Loaded:
+    """Carry the inventory's ``roce_ports`` into the parsed device (rocetune.checks.scope)."""
+    if item.result is None or entry.roce_ports is None:
+        return item
+    device = item.result.device.model_copy(update={"roce_ports": entry.roce_ports})
+    return Loaded(result=ParseResult(device, item.result.provenance), source=item.source)
+
+
+def _host_groups(
+    entries: Sequence[tuple[Path, str, Loaded]], platform: str | None
+) -> list[list[int]]:
+    """Which saved host files given to lint are one host (indexes into ``entries``).
+
+    Host files (single files that parse as a host) with the same hostname (from a prompt or
+    a ``hostname`` output) are one host. Files without a hostname join the host when all the
+    host files name at most one host; when they name several, a file without a hostname
+    cannot be placed and stays a device of its own. Two files that stand for the same
+    command (two ``mlnx_qos -i eth2`` outputs) are never merged: the later one stays apart.
+    """
+    hosts: list[tuple[int, str | None]] = []
+    for i, (path, _, item) in enumerate(entries):
+        dev = item.result.device if item.result is not None else None
+        if dev is not None and dev.kind == "host" and path.is_file():
+            hosts.append((i, dev.hostname.casefold() if dev.hostname else None))
+    named = {h for _, h in hosts if h is not None}
+    by_host: dict[str | None, list[int]] = {}
+    for i, host in hosts:
+        key = host if host is not None or len(named) != 1 else next(iter(named))
+        if key is None and len(named) > 1:
+            continue
+        by_host.setdefault(key, []).append(i)
+    groups = []
+    for members in by_host.values():
+        seen: set[str | None] = set()
+        group = []
+        for i in members:
+            command = host_command_file(entries[i][0], platform)
+            if command is not None and command not in seen:
+                seen.add(command)
+                group.append(i)
+        if len(group) > 1:
+            groups.append(group)
+    return groups
 
 
 def _unique_name(wanted: str, fallback: str, taken: set[str]) -> str:
@@ -145,16 +190,31 @@ def lint(
 ) -> AuditResult:
     """Lint saved config files (or snapshot directories) against an intent.
 
-    Each file is one device, named after the hostname in its config, else the file stem.
+    Each file is one device, named after the hostname in its config, else the file stem;
+    except saved host outputs (``mlnx_qos``, ``show_gids``, ``ethtool`` ...), which are read
+    together as one host per hostname (see :func:`_host_groups`).
     """
     if platform is not None and platform not in KNOWN_PLATFORMS:
         raise RocetuneError(f"unknown platform {platform!r}; known: {', '.join(KNOWN_PLATFORMS)}")
-    loaded: list[tuple[str, str | None, Loaded]] = []
-    taken: set[str] = set()
+    entries: list[tuple[Path, str, Loaded]] = []
     for raw in paths:
         path = Path(raw)
         stem = path.stem if path.is_file() else path.name
-        item = load_device(stem, path, platform, None)
+        entries.append((path, stem, load_device(stem, path, platform, None)))
+    for group in _host_groups(entries, platform):
+        first_path, stem, first = entries[group[0]]
+        assert first.result is not None
+        name = first.result.device.hostname or stem
+        merged = load_host_files(name, [entries[i][0] for i in group], platform)
+        entries[group[0]] = (first_path, stem, merged)
+        for i in group[1:]:
+            entries[i] = (entries[i][0], "", Loaded())
+    loaded: list[tuple[str, str | None, Loaded]] = []
+    taken: set[str] = set()
+    for _, stem, entry in entries:
+        if not stem:
+            continue  # read as part of a host group
+        item = entry
         name = stem
         if item.result is not None:
             name = _unique_name(item.result.device.hostname or stem, stem, taken)

@@ -117,6 +117,18 @@ class CnpDscpMatch(LinkRule):
         ),
     )
 
+    def run(self, ctx: CheckContext) -> Iterator[Result]:
+        """Every host-switch link; then every NIC with no switch in scope, against the intent."""
+        yield from super().run(ctx)
+        if ctx.intent.congestion_control == "none":
+            return
+        for dev in ctx.fabric.devices.values():
+            if dev.kind != "host":
+                continue
+            for nic in ctx.roce_nics(dev):
+                if not _switch_attached(dev.name, nic.name, ctx):
+                    yield from _cnp_vs_intent(dev.name, nic, ctx)
+
     def check_link(self, link: Link, ctx: CheckContext) -> Iterator[Result]:
         """On host-switch links, map the NIC's CNP DSCP through the switch port's DSCP map."""
         if ctx.intent.congestion_control == "none" or not _has_host(link, ctx):
@@ -137,6 +149,35 @@ class CnpDscpMatch(LinkRule):
         if nic.cnp_dscp is None or sw.dscp_to_priority is None:
             return
         yield from _cnp_issue(link, sides, n, nic.cnp_dscp, ctx)
+
+
+def _switch_attached(device: str, nic: str, ctx: CheckContext) -> bool:
+    """True when a link joins this NIC to a switch that is in the model."""
+    devices = ctx.fabric.devices
+    for link in ctx.links_of(device):
+        for end, other in ((link.a, link.b), (link.b, link.a)):
+            peer = devices.get(other.device)
+            if end.device == device and end.port == nic and peer and peer.kind == "switch":
+                return True
+    return False
+
+
+def _cnp_vs_intent(device: str, nic: NicPort, ctx: CheckContext) -> Iterator[Result]:
+    """No switch in scope: the NIC's CNP DSCP must be the intent's CNP DSCP."""
+    want = ctx.intent.cnp.dscp
+    if nic.cnp_dscp is None:
+        yield missing(device, nic, "cnp_dscp", "CNP DSCP")
+    elif nic.cnp_dscp != want:
+        yield Issue(
+            message=f"the NIC sends CNPs with DSCP {nic.cnp_dscp}, not the intent CNP DSCP"
+            f" {want}: switches that classify DSCP {want} as CNP put these congestion"
+            " notifications behind data (or drop them), so senders slow down late",
+            device=device,
+            port=nic.name,
+            observed=f"CNP DSCP {nic.cnp_dscp}",
+            expected=f"{want} (intent cnp.dscp)",
+            path=port_path(nic, "cnp_dscp"),
+        )
 
 
 def _has_host(link: Link, ctx: CheckContext) -> bool:

@@ -273,6 +273,8 @@ class Device(Model):
     roce_ports: tuple[str, ...] | None = None
     """The ports the inventory declares as RoCE ports (names, globs, ``swp1-32`` ranges);
     None = not declared (the lossless domain then comes from the config and the links)."""
+    snapshot_device: str | None = None
+    """The device name the snapshot records it was collected from (``meta.json``)."""
     facts: dict[str, str] = Field(default_factory=dict)
     """Free-form device facts (OS version, buffer model) for reports, never for rules."""
     tunnel_dscp_rewrite: dict[str, dict[int, int] | None] | None = None

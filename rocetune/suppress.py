@@ -31,6 +31,7 @@ from rocetune import inputs
 from rocetune.errors import ConfigError
 from rocetune.fingerprint import FINGERPRINT_KEY, fingerprint_parts, fingerprints
 from rocetune.model import Finding, Model, Severity
+from rocetune.outputs import write_atomic
 
 if TYPE_CHECKING:
     from rocetune.model import AuditResult
@@ -205,10 +206,7 @@ def baseline_data(findings: list[Finding]) -> dict[str, Any]:
 def write_baseline(path: Path, findings: list[Finding]) -> int:
     """Write the baseline of ``findings`` to ``path``; return how many it holds."""
     data = baseline_data(findings)
-    try:
-        path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot write baseline: {exc.strerror}", file=path) from exc
+    write_atomic(path, json.dumps(data, indent=2) + "\n")
     return len(data["findings"])
 
 

@@ -12,9 +12,10 @@ import click
 from rocetune import __version__
 from rocetune.cli.collect import collect_cmd, collect_options, live_collector
 from rocetune.cli.common import (
-    EXIT_INPUT,
     common_options,
     emit,
+    install_signal_handlers,
+    interrupted,
     load_intent,
     run_guarded,
 )
@@ -146,8 +147,8 @@ cli.add_command(verify_cmd)
 
 def main() -> None:
     """Console-script entry point."""
+    install_signal_handlers()
     try:
         cli(prog_name="rocetune")
-    except KeyboardInterrupt:
-        click.echo("rocetune: interrupted", err=True)
-        sys.exit(EXIT_INPUT)
+    except KeyboardInterrupt as exc:
+        interrupted(exc)

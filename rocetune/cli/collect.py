@@ -6,6 +6,7 @@ import fnmatch
 import shlex
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
@@ -147,10 +148,55 @@ def run_collect(
     options = options_from(opts)
     for warning in options.trust.warnings():
         click.echo(f"rocetune: warning: {warning}", err=True)
-    outcomes = collect(inv, out_dir, names, options=options, progress=progress_for())
+    started = time.time()
+    from rocetune.collect import CollectConfigError
+    from rocetune.collect.reasons import CollectError
+    from rocetune.outputs import DirectoryLock
+
+    try:
+        options.trust.check()  # a fabric-wide configuration error creates no directory
+    except CollectError as exc:
+        raise CollectConfigError(exc.detail) from None
+    lock = DirectoryLock(out_dir)
+    lock.acquire()  # before connecting: a second run, a read-only or missing dir fail now
+    try:
+        outcomes = collect(inv, out_dir, names, options=options, progress=progress_for())
+    except KeyboardInterrupt:
+        kept = [n for n in names if _written_since(out_dir / n, started)]
+        click.echo(
+            f"rocetune: interrupted: {len(kept)} of {len(names)} device(s) were collected "
+            f"and are kept in {out_dir}",
+            err=True,
+        )
+        raise
+    finally:
+        lock.release()
     report_failures(outcomes)
     _keyscan_hints(inv, outcomes, options)
+    _fail_on_write_errors(outcomes)
     return outcomes
+
+
+def _fail_on_write_errors(outcomes: dict[str, Outcome]) -> None:
+    """A write failure (full disk, read-only) is an input error: exit 2, said once."""
+    from rocetune.collect.reasons import Reason
+    from rocetune.outputs import OutputError
+
+    failed = [o for o in outcomes.values() if o.failure and o.failure.reason is Reason.WRITE_FAILED]
+    if failed:
+        kept = sum(1 for o in outcomes.values() if o.ok)
+        first = failed[0].failure
+        detail = first.detail if first is not None else ""
+        msg = f"{detail} ({len(failed)} device(s) not written; {kept} written are kept)"
+        raise OutputError(f"cannot write snapshots: {msg}")
+
+
+def _written_since(directory: Path, started: float) -> bool:
+    meta = directory / "meta.json"
+    try:
+        return meta.stat().st_mtime >= started
+    except OSError:
+        return False
 
 
 def _keyscan_hints(inv: Inventory, outcomes: dict[str, Outcome], options: CollectOptions) -> None:

@@ -21,7 +21,40 @@ if TYPE_CHECKING:
     from rocetune.model import AuditResult, Intent
 
 EXIT_INPUT = 2
+EXIT_SIGINT = 130
+EXIT_SIGTERM = 143
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread so that cleanups (``finally``) run as on Ctrl-C."""
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    raise Terminated
+
+
+def install_signal_handlers() -> None:
+    """SIGTERM stops a run like Ctrl-C does (cleanups run), with exit code 143."""
+    import signal
+
+    signal.signal(signal.SIGTERM, _on_sigterm)
+
+
+def interrupted(exc: KeyboardInterrupt) -> None:
+    """Say how the run was stopped and leave at once, exit 130 (SIGINT) or 143 (SIGTERM).
+
+    The cleanups have run on the way here (servers stopped, workers told to stop, snapshots
+    already written are complete: each is renamed into place whole). Worker threads still
+    waiting on a slow device are not waited for: the process ends now.
+    """
+    code, name = (
+        (EXIT_SIGTERM, "SIGTERM") if isinstance(exc, Terminated) else (EXIT_SIGINT, "SIGINT")
+    )
+    click.echo(f"rocetune: stopped by {name}; completed work was kept", err=True)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 def _split(values: tuple[str, ...]) -> tuple[str, ...]:
@@ -86,7 +119,9 @@ def emit(result: AuditResult, opts: dict[str, Any], settings: Settings | None = 
     if output is None:
         click.echo(body, nl=False)
     else:
-        output.write_text(body, encoding="utf-8")
+        from rocetune.outputs import write_atomic
+
+        write_atomic(output, body)
     fail_on = settings.fail_on if settings else Severity(opts["fail_on"] or "error")
     return result.exit_code(fail_on)
 
@@ -95,6 +130,12 @@ def run_guarded(job: Callable[[], int]) -> int:
     """Run a command body; turn input errors into one stderr line and exit 2."""
     try:
         return job()
+    except KeyboardInterrupt as exc:
+        interrupted(exc)
+        raise  # not reached: interrupted() ends the process
+    except EOFError:
+        click.echo("rocetune: error: input ended (EOF) while waiting for an answer", err=True)
+        return EXIT_INPUT
     except RocetuneError as exc:
         click.echo(f"rocetune: error: {exc}", err=True)
         return EXIT_INPUT

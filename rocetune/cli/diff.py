@@ -97,7 +97,9 @@ def diff(
         if output is None:
             click.echo(body, nl=False)
         else:
-            output.write_text(body, encoding="utf-8")
+            from rocetune.outputs import write_atomic
+
+            write_atomic(output, body)
         return result.exit_code(Severity(opts["fail_on"]))
 
     sys.exit(run_guarded(job))

@@ -160,6 +160,8 @@ def _emit(result: AuditResult, found: Verification, opts: dict[str, Any], settin
             return emit(result, opts, settings)
         code = emit(result, opts, settings)
         out: Path = opts["output"]
-        out.write_text(table + out.read_text(encoding="utf-8"), encoding="utf-8")
+        from rocetune.outputs import write_atomic
+
+        write_atomic(out, table + out.read_text(encoding="utf-8"))
         return code
     return emit(result, opts, settings)

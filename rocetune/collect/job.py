@@ -94,7 +94,11 @@ def run_job(job: Job, out_dir: Path, options: CollectOptions, stop: threading.Ev
         path = write_device(
             out_dir, name, got.outputs, got.meta(name, platform), durable=options.durable
         )
-    except Exception as exc:  # a bug or a write error must not lose the other devices
+    except OSError as exc:  # a full disk or read-only file system: said once, exit 2
+        where = exc.filename or out_dir
+        failure = Failure(Reason.WRITE_FAILED, f"{where}: {exc.strerror or exc}")
+        return Outcome(name, platform, failure=_scrub(failure, job.secrets))
+    except Exception as exc:  # a bug must not lose the other devices
         failure = Failure(Reason.INTERNAL, f"{type(exc).__name__}: {exc}".splitlines()[0])
         return Outcome(name, platform, failure=_scrub(failure, job.secrets))
     return Outcome(

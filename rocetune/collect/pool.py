@@ -11,6 +11,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import queue
+import signal
 import threading
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -44,18 +45,25 @@ def run_threads(jobs: Sequence[Job], out_dir: Path, options: CollectOptions) -> 
         return
     stop = threading.Event()
     workers = max(1, min(options.workers, len(jobs)))
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="rocetune-collect") as pool:
-        futures = [pool.submit(run_job, job, out_dir, options, stop) for job in jobs]
-        try:
-            for future in as_completed(futures):
-                yield future.result()
-        except BaseException:
-            stop.set()
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="rocetune-collect")
+    futures = [pool.submit(run_job, job, out_dir, options, stop) for job in jobs]
+    try:
+        for future in as_completed(futures):
+            yield future.result()
+    except BaseException:
+        # Ctrl-C, SIGTERM or the consumer gave up: tell the workers to stop and do not
+        # wait for a worker blocked on a slow device (a `with` block would join them).
+        stop.set()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
 
 
 def _child(jobs: Sequence[Job], out_dir: Path, options: CollectOptions, q: Any) -> None:
+    # The parent handles Ctrl-C and SIGTERM and terminates its children; a child that
+    # inherited the parent's handlers would instead wait for its threads' slow reads.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
         for outcome in run_threads(jobs, out_dir, options):
             q.put(outcome)

@@ -32,6 +32,7 @@ class Reason(str, Enum):
     COMMAND_ERROR = "command rejected"
     OUTPUT_TOO_LARGE = "output too large"
     OUT_OF_MEMORY = "out of memory"
+    WRITE_FAILED = "write failed"
     SSH_ERROR = "SSH error"
     CONFIG = "configuration"
     INTERNAL = "internal error"

@@ -8,7 +8,9 @@ A port is in the lossless domain when
 2. the device has links (declared or from LLDP): it is a link end; otherwise (a lone config)
 3. the config gives lossless evidence on it (PFC enabled in any direction, DSCP trust, an
    ECN profile or a lossless priority-group buffer bound), or its lossless state is not
-   known from the snapshot (the rules then say what they could not read rather than pass).
+   known from the snapshot: PFC unknown, or a line bound to the port that touches PFC,
+   trust, the DSCP map, ECN or buffers was not understood (unread is not absent: the rules
+   then say what they could not read or verify rather than pass).
 
 Administratively down ports are never in the domain. The other ports are "outside the
 lossless domain": the port rules skip them. Where the domain was inferred from the config
@@ -30,6 +32,7 @@ Basis = Literal["inventory", "links", "config"]
 _RANGE = re.compile(r"^(?P<prefix>.*?)(?P<lo>\d+)-(?P<hi>\d+)$")
 _GLOB_CHARS = frozenset("*?[")
 _DSCP_TRUST = frozenset({"dscp", "both"})
+_LOSSLESS_FEATURES = frozenset({"pfc", "trust", "dscp_map", "ecn", "buffers"})
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,15 @@ def lossless_state_known(port: Port) -> bool:
     return port.pfc_rx is not None and port.pfc_tx is not None
 
 
+def _unread_ports(device: Device) -> set[str]:
+    """Ports with a line not understood that may carry their lossless config."""
+    out: set[str] = set()
+    for item in device.unparsed:
+        if item.ports is not None and _LOSSLESS_FEATURES & set(item.features):
+            out.update(item.ports)
+    return out
+
+
 def _link_ports(device: str, links: Iterable[Link]) -> set[str]:
     return {e.port for lk in links for e in (lk.a, lk.b) if e.device == device}
 
@@ -112,10 +124,11 @@ def roce_scope(device: Device, links: Sequence[Link] = ()) -> RoceScope:
         roce = tuple(p for p in up if p.name in linked)
         outside = tuple(p for p in up if p.name not in linked)
         return RoceScope(roce, outside, down, "links")
+    unread = _unread_ports(device)
     roce_list: list[Port] = []
     outside_list: list[Port] = []
     for port in up:
-        if has_lossless_evidence(port) or not lossless_state_known(port):
+        if has_lossless_evidence(port) or not lossless_state_known(port) or port.name in unread:
             roce_list.append(port)
         else:
             outside_list.append(port)

@@ -63,3 +63,19 @@ def test_inventory_declaration_wins_and_unmatched_patterns_are_kept() -> None:
     assert [p.name for p in scope.outside] == ["swp31"]
     assert scope.unmatched == ("Ethernet*",)
     assert scope.basis == "inventory"
+
+
+def test_a_port_whose_qos_line_was_not_understood_stays_in_scope() -> None:
+    from rocetune.model import Unparsed
+
+    ports = {n: Port(name=n, pfc_rx=(), pfc_tx=(), trust="port") for n in ("Eth1/1", "Eth1/2")}
+    item = Unparsed(
+        item="service-policy type qos input X",
+        reason="policy not defined",
+        ports=("Eth1/1",),
+        features=("trust", "dscp_map"),
+    )
+    dev = _dev(ports).model_copy(update={"unparsed": (item,)})
+    scope = roce_scope(dev)
+    assert [p.name for p in scope.roce] == ["Eth1/1"]
+    assert [p.name for p in scope.outside] == ["Eth1/2"]

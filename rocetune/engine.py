@@ -87,6 +87,7 @@ def _missing_findings(
     """One RT000 per device and set of missing items; rules missing the same items share it."""
     groups: dict[tuple[str, tuple[str, ...]], list[type[Rule]]] = {}
     first_path: dict[tuple[str, tuple[str, ...]], str | None] = {}
+    ports: dict[tuple[str, tuple[str, ...]], set[str | None]] = {}
     for rule, items in missing.items():
         by_device: dict[str, list[Missing]] = {}
         for m in items:
@@ -95,6 +96,7 @@ def _missing_findings(
             key = (device, tuple(dict.fromkeys(m.item for m in ms)))
             groups.setdefault(key, []).append(rule)
             first_path.setdefault(key, ms[0].path)
+            ports.setdefault(key, set()).update(_path_port(m.path, m.item) for m in ms)
     out = []
     for (device, names), rules in groups.items():
         listed = "; ".join(names[:_MAX_LISTED])
@@ -109,6 +111,9 @@ def _missing_findings(
                 name="missing-data",
                 severity=Severity.INFO,
                 device=device,
+                port=next(iter(ports[(device, names)]))
+                if len(ports[(device, names)]) == 1
+                else None,
                 message=f"{who} could not run: {listed}",
                 observed="not in snapshot",
                 expected="data for " + ", ".join(r.meta.code for r in rules),
@@ -118,6 +123,16 @@ def _missing_findings(
             )
         )
     return out
+
+
+def _path_port(path: str | None, item: str) -> str | None:
+    """The port a Missing note is about: its path names it and its item starts with it."""
+    for base in ("ports.", "nics."):
+        if path and path.startswith(base):
+            port = item.partition(":")[0]
+            if path == base + port or path.startswith(base + port + "."):
+                return port
+    return None
 
 
 class _UnparsedIndex:

@@ -29,7 +29,8 @@ from rocetune.checks.base import (
 )
 from rocetune.checks.helpers import PortLike, missing, pfc_priorities, resolve_link
 from rocetune.model import BufferProfile, Device, Link, Port, Severity
-from rocetune.tune.headroom import HeadroomInputs, HeadroomResult, asic_constants, compute_headroom
+from rocetune.tune.headroom import HeadroomResult
+from rocetune.tune.port_headroom import port_headroom
 
 RUNTIME = "headroom computed at runtime by the switch (dynamic buffer model)"
 
@@ -71,17 +72,19 @@ def lossless_pgs(
 
 
 class HeadroomOptions(RuleOptions):
-    """Options of RT501: the traffic pattern and tolerance of the headroom formula."""
+    """Options of RT501: overrides of the traffic pattern and tolerance of the computation.
 
-    lossless_mtu_bytes: int = Field(default=1500, gt=0)
-    """Largest lossless packet (SONiC LOSSLESS_TRAFFIC_PATTERN.mtu; S9 example 1500)."""
-    small_packet_pct: float = Field(default=100, ge=0, le=100)
-    """Share of small packets (SONiC default 100 %: worst-case cell use)."""
-    gearbox_delay_ns: float = Field(default=0, ge=0)
-    """Gearbox latency of the platform (not in the snapshot; 0 = none)."""
-    tolerance_pct: float = Field(default=2.0, ge=0, lt=100)
-    """Accept xoff down to this much below the formula (S10's 1000/1024 unit mixing and
-    rounding put switch-computed values up to ~1.2 % under the SI computation)."""
+    Unset values come from the device (SONiC LOSSLESS_TRAFFIC_PATTERN, platform gearbox), else
+    SONiC's defaults (:mod:`rocetune.tune.port_headroom`), exactly as the tuner sizes them."""
+
+    lossless_mtu_bytes: int | None = Field(default=None, gt=0)
+    """Largest lossless packet (SONiC LOSSLESS_TRAFFIC_PATTERN.mtu; default 1024)."""
+    small_packet_pct: float | None = Field(default=None, ge=0, le=100)
+    """Share of small packets (SONiC LOSSLESS_TRAFFIC_PATTERN.small_packet_percentage; 50)."""
+    gearbox_delay_ns: float | None = Field(default=None, ge=0)
+    """Gearbox latency of the platform (default: the platform's, else none)."""
+    tolerance_pct: float = Field(default=0.0, ge=0, lt=100)
+    """Accept xoff down to this much below the unrounded requirement."""
     asic: str | None = None
     """ASIC name to use instead of ``Device.asic`` (e.g. ``spectrum2``)."""
 
@@ -114,19 +117,21 @@ def _requirement(
         notes.append(cable)
     if notes or isinstance(cable, Missing) or port.speed_mbps is None or port.mtu is None:
         return notes
-    inputs = HeadroomInputs(
-        speed_mbps=port.speed_mbps,
-        cable_m=cable[0],
-        port_mtu=port.mtu,
+    res = port_headroom(
+        dev,
+        port.speed_mbps,
+        cable[0],
+        port.mtu,
+        asic=opts.asic,
         lossless_mtu=opts.lossless_mtu_bytes,
         small_packet_pct=opts.small_packet_pct,
         gearbox_delay_ns=opts.gearbox_delay_ns,
     )
-    return compute_headroom(inputs, asic_constants(opts.asic or dev.asic)), cable[1]
+    return res, cable[1]
 
 
 class HeadroomSufficient(PortRule):
-    """RT501: lossless PG xoff >= the headroom formula for speed, cable length and MTU."""
+    """RT501: lossless PG xoff >= the headroom the vendor computes for speed, cable and MTU."""
 
     meta = RuleMeta(
         code="RT501",
@@ -145,7 +150,7 @@ class HeadroomSufficient(PortRule):
     options_model = HeadroomOptions
 
     def check_port(self, dev: Device, port: Port, ctx: CheckContext) -> Iterable[Result]:
-        """Compare the xoff of every lossless PG of ``port`` with the formula."""
+        """Compare the xoff of every lossless PG of ``port`` with the computation."""
         pgs, notes = lossless_pgs(dev, port, ctx)
         yield from notes
         opts = options_of(ctx, HeadroomOptions)
@@ -156,7 +161,8 @@ class HeadroomSufficient(PortRule):
                 yield Missing(dev.name, f"{port.name}: {RUNTIME}", lpg.path)
                 continue
             if prof is not None and prof.xoff_bytes is None:
-                yield missing(dev.name, port, f"pg_buffers.{lpg.pg}", f"xoff of {lpg.label}")
+                what = prof.generated_at_runtime or f"xoff of {lpg.label}"
+                yield Missing(dev.name, f"{port.name}: {what} (values not known)", lpg.path)
                 continue
             need = need if need is not None else _requirement(dev, port, ctx, opts)
             if isinstance(need, list):
@@ -177,24 +183,40 @@ def _compare(
     if have >= res.xoff_raw * (1 - opts.tolerance_pct / 100):
         return
     i = res.inputs
-    asic = opts.asic or dev.asic
-    est = f" (an estimate: no published constants for ASIC {asic or 'unknown'})"
-    est = est if res.estimate else ""
     needs = (
-        f"the {res.required_xoff} B{est} that {i.speed_mbps / 1000:g}G over {i.cable_m:g} m "
-        f"with MTU {i.port_mtu} needs"
+        f"the {res.required_xoff} B{' (an estimate)' if res.estimate else ''} that "
+        f"{i.speed_mbps / 1000:g}G over {i.cable_m:g} m with MTU {i.port_mtu} needs"
     )
-    if lpg.profile is None:
+    prof = lpg.profile
+    runtime = (
+        f"generated at runtime: {prof.generated_at_runtime}; "
+        if prof and prof.generated_at_runtime
+        else ""
+    )
+    severity = Severity.WARNING if res.estimate else None
+    if prof is None:
         head, observed = f"has no buffer profile, so no headroom for {needs}", "no profile"
     else:
-        name = f" (profile {lpg.profile.name})" if lpg.profile.name else ""
-        head, observed = f"has {have} B of XOFF headroom, below {needs}", f"xoff {have} B{name}"
+        name = f" (profile {prof.name})" if prof.name else ""
+        head, observed = (
+            f"has {have} B of XOFF headroom, below {needs}",
+            f"{runtime}xoff {have} B{name}",
+        )
+        if prof.vendor_table:
+            severity = Severity.WARNING
+            head = (
+                f"has xoff {have} B, the vendor's own value ({prof.vendor_table}), but the "
+                f"current vendor computation gives {res.xoff} B ({needs} {res.required_xoff} B)"
+            )
     alloc = "" if res.estimate else f"; allocated in 1 KiB steps: {res.xoff} B"
+    tail = (
+        "; the SKU table predates the current computation, so this is the vendor's default, "
+        "not a misconfiguration"
+        if prof is not None and prof.vendor_table
+        else ", so the bytes still arriving after XOFF overflow it and lossless packets are dropped"
+    )
     yield Issue(
-        message=(
-            f"lossless {lpg.label} {head}, so the bytes still arriving after XOFF overflow "
-            "it and lossless packets are dropped"
-        ),
+        message=f"lossless {lpg.label} {head}{tail}",
         device=dev.name,
         port=port.name,
         observed=observed,
@@ -203,6 +225,7 @@ def _compare(
             f"{res.summary()}{cable_note}"
         ),
         path=lpg.path,
+        severity=severity,
     )
 
 

@@ -410,9 +410,9 @@ def _check_pg_buffer(dev: Device, port: Port, head: str, pg: int) -> Iterator[Is
     if port.pg_buffers is None:
         return
     profile = port.pg_buffers.get(pg)
-    if profile is not None and profile_is_lossless(profile):
-        return
-    name = "none" if profile is None else profile.name or "unnamed"
+    if profile is None or profile_is_lossless(profile):
+        return  # a lossless PG without any profile is RT501's finding (one per root cause)
+    name = profile.name or "unnamed"
     msg = (
         f"{head} -> PG {pg}, whose buffer profile ({name}) has no XOFF headroom; the PG"
         " cannot absorb in-flight data after pause, so lossless traffic is dropped"

@@ -107,8 +107,11 @@ def lossless_tcs(port: PortLike, priorities: Iterable[int]) -> frozenset[int] | 
 
 
 def profile_is_lossless(profile: BufferProfile) -> bool:
-    """True for a lossless PG profile: an XOFF threshold is set or the switch computes it."""
-    return profile.computed_at_runtime or (profile.xoff_bytes or 0) > 0
+    """True for a lossless PG profile: an XOFF threshold is set or the switch computes it
+    (or creates it at runtime, as SONiC buffermgrd does for the traditional model)."""
+    if profile.computed_at_runtime or profile.generated_at_runtime is not None:
+        return True
+    return (profile.xoff_bytes or 0) > 0
 
 
 def resolve_link(

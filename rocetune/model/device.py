@@ -93,6 +93,23 @@ class BufferProfile(Model):
     static_th_bytes: int | None = None
     computed_at_runtime: bool = False
     """True when the switch computes the profile itself (SONiC dynamic model, NULL profile)."""
+    vendor_table: str | None = None
+    """The vendor's table row these values equal (e.g. a SONiC SKU's pg_profile_lookup.ini
+    row), so a shortfall against the current computation is the vendor's own default."""
+    generated_at_runtime: str | None = None
+    """Not in the configuration: what the switch creates at runtime and from what (SONiC
+    buffermgrd's lossless PGs of the traditional model)."""
+
+
+class HeadroomParams(Model):
+    """Inputs of the switch's own headroom computation held in its configuration (SONiC
+    LOSSLESS_TRAFFIC_PATTERN, DEFAULT_LOSSLESS_BUFFER_PARAMETER; platform gearbox delay).
+    None = not in the snapshot (the vendor's default applies)."""
+
+    lossless_mtu_bytes: int | None = None
+    small_packet_pct: float | None = None
+    over_subscribe_ratio: float | None = None
+    gearbox_delay_ns: float | None = None
 
 
 class BufferPool(Model):
@@ -267,6 +284,8 @@ class Device(Model):
     ports: dict[str, Port] = Field(default_factory=dict)
     nics: dict[str, NicPort] = Field(default_factory=dict)
     buffer_pools: dict[str, BufferPool] | None = None
+    headroom_params: HeadroomParams | None = None
+    """Headroom computation inputs the device holds (see :class:`HeadroomParams`)."""
     watchdog_poll_ms: float | None = None
     lldp: tuple[LldpNeighbor, ...] | None = None
     unparsed: tuple[Unparsed, ...] = ()

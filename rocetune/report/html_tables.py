@@ -32,12 +32,8 @@ from rocetune.report.html_common import (
     natural_key,
     worst_level,
 )
-from rocetune.tune.headroom import (
-    HeadroomInputs,
-    HeadroomResult,
-    asic_constants,
-    compute_headroom,
-)
+from rocetune.tune.headroom import HeadroomResult, asic_constants
+from rocetune.tune.port_headroom import port_headroom
 
 CellState = Literal["ok", "intent", "mismatch", "unknown"]
 HeadroomState = Literal["ok", "tolerance", "short", "runtime", "unknown"]
@@ -257,19 +253,10 @@ def requirement(fabric: Fabric, dev: Device, port: Port) -> HeadroomResult | str
     ]
     if gaps or port.speed_mbps is None or port.mtu is None or cable is None:
         return "not computed: " + ", ".join(gaps) + " unknown"
-    opts = HeadroomOptions()
     try:
-        inputs = HeadroomInputs(
-            speed_mbps=port.speed_mbps,
-            cable_m=cable,
-            port_mtu=port.mtu,
-            lossless_mtu=opts.lossless_mtu_bytes,
-            small_packet_pct=opts.small_packet_pct,
-            gearbox_delay_ns=opts.gearbox_delay_ns,
-        )
+        return port_headroom(dev, port.speed_mbps, cable, port.mtu)
     except ValueError as exc:
         return f"not computed: {exc}"
-    return compute_headroom(inputs, asic_constants(dev.asic))
 
 
 def _judge(

@@ -1,56 +1,83 @@
-"""PFC headroom of one lossless priority group: SONiC's published formula.
+"""PFC headroom of one lossless priority group, as the switch vendor computes it.
 
 After a switch sends XOFF, bytes keep arriving: what sits in its own MAC/PHY and gearbox,
-what is on the cable, what the peer sends while the PFC frame travels back, what the peer
-sends before it reacts (IEEE 802.3 31B.3.7 pause quanta), and one maximum frame that cannot
-be cut. The headroom (the XOFF room of the PG) must hold all of it (roce-knowledge.md §3.5).
+what is on the cable, what the peer sends while the PFC frame travels back and before it
+reacts (IEEE 802.3 31B.3.7 pause quanta), and the frame that cannot be cut. The XOFF room of
+the PG must hold all of it. docs/buffers.md explains each model, with sources.
 
-Sources (ids of roce-knowledge.md §0):
+NVIDIA Spectrum (constants in :mod:`rocetune.tune.asics`): the computation buffermgrd runs
+(sonic-swss ``cfgmgr/buffer_headroom_mellanox.lua``), written here from its description::
 
-- S9  sonic-net/SONiC ``doc/qos/dynamically-headroom-calculation.md``: the "well-known
-  formula", the pause-quanta table and, in earlier revisions, the ``ASIC_TABLE`` constants
-  of Mellanox Spectrum-1 (cell 96 B) and Spectrum-2/3 (cell 144 B): pipeline latency 18 KiB,
-  MAC/PHY delay 0.8 KiB, peer response time 3.8 KiB.
-- S10 sonic-net/sonic-swss ``cfgmgr/buffer_headroom_mellanox.lua``: the implementation (signal
-  speed 198,000,000 m/s, xoff/xon/size rounded up to 1024 B, the 8-lane adjustment, the
-  800G pause quanta, the peer-response fallback for speeds outside the table).
+    worst_case_factor = ceil(cell / 64 if cell > 128 else 2 x cell / (1 + cell))
+    small_share_bytes = 100 x 64 / ((pct x 64 + (100 - pct) x lossless_mtu) / 100)
+    cell_occupancy    = (100 - small_share_bytes + small_share_bytes x worst_case_factor) / 100
+    propagation       = port_mtu + cable + 2 x gearbox + mac_phy + peer + tile (SPC4/5)
+    xoff = ceil_1k(lossless_mtu + propagation x cell_occupancy) (+ 18 KiB on SPC6)
+           (+ 2 KiB without a shared headroom pool when pct < 100 and it stays more than
+            2 KiB below the 100 % small-packet xoff)
+    xon  = ceil_1k(pipeline latency, doubled on 8-lane ports)
+    size = ceil_1k(xon) with a shared headroom pool, else ceil_1k(xoff + xon (+ port MTU 8-lane))
 
-This module is written from the formula, not from that code. Units: bytes, except where a
-name says otherwise. Differences from S10, on purpose: cable and gearbox bytes are computed
-with SI units (S10 divides bit/s by 8 x 1024 there, about 2.3 % fewer bytes on those two
-terms); the ASIC constants stay in KiB (x 1024) as S9 declares them. xoff, xon and size
-of the three worked examples of §3.5 come out to the byte.
+The gearbox term keeps the vendor's unit (speed Mb/s x delay ns / (8 x 1024)) so that the
+numbers match buffermgrd's to the byte.
 
-No public source read for rocetune gives Spectrum-4 (or later) constants, so ``spectrum4``
-falls back to the vendor-neutral lower bound and its results are marked as estimates.
-
-The vendor-neutral lower bound (§3.5), for ASICs whose constants are unknown::
+The vendor-neutral lower bound, for ASICs whose constants are unknown (an estimate)::
 
     xoff >= 2 x port_mtu + 2 x cable_m x 5 ns/m x rate/8 + 2 x gearbox bytes
             + pause_quanta(rate) x 64 B + MAC/PHY allowance
 
-i.e. the same formula with cell occupancy 1, the final frame at the port MTU (no lossless
-traffic pattern assumed), no rounding, and xon unknown (0). Speeds outside the pause-quanta
-table take the quanta of the next lower tabulated speed, so the bound stays a lower bound.
+cell occupancy 1, no rounding, xon unknown (0); speeds outside the pause-quanta table take
+the quanta of the next lower tabulated speed, so the bound stays a lower bound.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
-KIB = 1024
-"""S9 gives the ASIC constants in kBytes; S10 multiplies them by 1024."""
+from rocetune.tune.asics import (
+    KIB,
+    SPECTRUM_1,
+    SPECTRUM_2,
+    SPECTRUM_3,
+    SPECTRUM_4,
+    SPECTRUM_5,
+    SPECTRUM_6,
+    TILE_BITS_PER_GBPS,
+    VENDOR_NEUTRAL,
+    AsicConstants,
+    asic_constants,
+)
+
+__all__ = [
+    "KIB",
+    "SPECTRUM_1",
+    "SPECTRUM_2",
+    "SPECTRUM_3",
+    "SPECTRUM_4",
+    "SPECTRUM_5",
+    "SPECTRUM_6",
+    "VENDOR_NEUTRAL",
+    "AsicConstants",
+    "HeadroomInputs",
+    "HeadroomResult",
+    "asic_constants",
+    "compute_headroom",
+]
+
 MIN_PACKET_BYTES = 64
 PAUSE_QUANTUM_BITS = 512
-"""One pause quantum = 512 bit times (IEEE 802.3; S44)."""
-SPECTRUM_SIGNAL_SPEED_M_PER_S = 198_000_000.0
-"""Signal speed in the cable used by S10 (~5.05 ns/m)."""
-NEUTRAL_SIGNAL_SPEED_M_PER_S = 200_000_000.0
-"""5 ns/m, the figure of the vendor-neutral bound (§3.5)."""
+"""One pause quantum = 512 bit times (IEEE 802.3)."""
 EIGHT_LANE_MIN_SPEED_MBPS = 400_000
+SONIC_LOSSLESS_MTU = 1024
+"""SONiC's default ``LOSSLESS_TRAFFIC_PATTERN.mtu`` (sonic-buildimage buffers_config.j2)."""
+SONIC_SMALL_PACKET_PCT = 50.0
+"""SONiC's default ``LOSSLESS_TRAFFIC_PATTERN.small_packet_percentage``."""
+SHP_COMPENSATION_BYTES = 2 * KIB
+"""Added to xoff without a shared headroom pool when fewer than 100 % small packets are
+assumed and xoff stays more than this below the all-small-packet xoff."""
 
 PAUSE_QUANTA: Mapping[int, int] = MappingProxyType(
     {
@@ -66,105 +93,30 @@ PAUSE_QUANTA: Mapping[int, int] = MappingProxyType(
         800_000: 905,
     }
 )
-"""Pause quanta a MAC may still send after receiving XOFF, per speed in Mb/s.
-
-IEEE 802.3 31B.3.7 as tabulated by S9 (100 Mb/s .. 400 Gb/s) and S10 (adds 800 Gb/s = 905).
-"""
-
-
-@dataclass(frozen=True)
-class AsicConstants:
-    """The ASIC-dependent inputs of the formula (S9 ``ASIC_TABLE``), in bytes."""
-
-    name: str
-    cell_bytes: int | None
-    """Buffer cell size; None = unknown (cell occupancy taken as 1)."""
-    pipeline_latency_bytes: float
-    mac_phy_delay_bytes: float
-    peer_response_bytes: float | None
-    """Fallback peer response when the speed is not in :data:`PAUSE_QUANTA`."""
-    signal_speed_m_per_s: float = SPECTRUM_SIGNAL_SPEED_M_PER_S
-    estimate: bool = False
-    """True for the vendor-neutral lower bound: results are estimates, not vendor values."""
-    source: str = "S9/S10"
-
-
-SPECTRUM_1 = AsicConstants(
-    name="Spectrum-1",
-    cell_bytes=96,
-    pipeline_latency_bytes=18 * KIB,
-    mac_phy_delay_bytes=0.8 * KIB,
-    peer_response_bytes=3.8 * KIB,
-)
-SPECTRUM_2_3 = AsicConstants(
-    name="Spectrum-2/3",
-    cell_bytes=144,
-    pipeline_latency_bytes=18 * KIB,
-    mac_phy_delay_bytes=0.8 * KIB,
-    peer_response_bytes=3.8 * KIB,
-)
-VENDOR_NEUTRAL = AsicConstants(
-    name="vendor-neutral lower bound",
-    cell_bytes=None,
-    pipeline_latency_bytes=0.0,
-    mac_phy_delay_bytes=0.8 * KIB,
-    peer_response_bytes=None,
-    signal_speed_m_per_s=NEUTRAL_SIGNAL_SPEED_M_PER_S,
-    estimate=True,
-    source="roce-knowledge.md §3.5 (IEEE 802.1Qbb delay budget; MAC/PHY allowance from S9)",
-)
-SPECTRUM_4_FALLBACK = replace(
-    VENDOR_NEUTRAL, name="Spectrum-4 (constants unpublished: vendor-neutral lower bound)"
-)
-
-_ASICS: Mapping[str, AsicConstants] = MappingProxyType(
-    {
-        "spectrum": SPECTRUM_1,
-        "spectrum1": SPECTRUM_1,
-        "spc1": SPECTRUM_1,
-        "spectrum2": SPECTRUM_2_3,
-        "spc2": SPECTRUM_2_3,
-        "spectrum3": SPECTRUM_2_3,
-        "spc3": SPECTRUM_2_3,
-        "spectrum4": SPECTRUM_4_FALLBACK,
-        "spc4": SPECTRUM_4_FALLBACK,
-    }
-)
-
-
-def asic_constants(asic: str | None) -> AsicConstants:
-    """Constants for an ASIC name (``spectrum2``, ``Spectrum-2``, ``MELLANOX-SPECTRUM-2``).
-
-    Unknown or missing names give :data:`VENDOR_NEUTRAL` (results marked as estimates).
-    """
-    if not asic:
-        return VENDOR_NEUTRAL
-    key = "".join(ch for ch in asic.lower() if ch.isalnum())
-    for prefix in ("mellanox", "nvidia", "mlnx"):
-        key = key.removeprefix(prefix)
-    return _ASICS.get(key, VENDOR_NEUTRAL)
+"""Pause quanta a MAC may still send after receiving XOFF, per speed in Mb/s (IEEE 802.3
+31B.3.7 as tabulated by SONiC)."""
 
 
 @dataclass(frozen=True)
 class HeadroomInputs:
-    """Port and traffic facts the formula needs (S9 names in brackets)."""
+    """Port and traffic facts the computation needs (SONiC names in brackets)."""
 
     speed_mbps: int
-    """Port speed in Mb/s [PORT.speed], e.g. 100000."""
+    """Port speed in Mb/s [PORT.speed]."""
     cable_m: float
     """Cable length in metres [CABLE_LENGTH]."""
     port_mtu: int = 9100
     """Port MTU in bytes [PORT.mtu; SONiC default 9100]."""
-    lossless_mtu: int = 1500
-    """Largest lossless packet [LOSSLESS_TRAFFIC_PATTERN.mtu; S9 example 1500]."""
-    small_packet_pct: float = 100.0
+    lossless_mtu: int = SONIC_LOSSLESS_MTU
+    """Largest lossless packet [LOSSLESS_TRAFFIC_PATTERN.mtu]."""
+    small_packet_pct: float = SONIC_SMALL_PACKET_PCT
     """Share of small packets [LOSSLESS_TRAFFIC_PATTERN.small_packet_percentage]."""
     gearbox_delay_ns: float = 0.0
     """Gearbox latency in ns [PERIPHERAL_TABLE.gearbox_delay]; 0 = no gearbox."""
     lanes: int | None = None
     """Serdes lanes of the port; None = assume 8 from 400G up, else 4."""
     shared_headroom_pool: bool = False
-    """True when xoff comes from a shared headroom pool (then size = xon)."""
+    """True with a shared headroom pool (pool xoff or over-subscribe ratio > 0): size = xon."""
 
     def __post_init__(self) -> None:
         """Reject inputs the formula cannot take."""
@@ -193,15 +145,20 @@ class HeadroomResult:
     eight_lane: bool
     pause_quanta: int | None
     worst_case_factor: float
+    small_share_bytes_pct: float
+    """Share of small packets counted in bytes rather than packets."""
     cell_occupancy: float
     bytes_on_cable: float
     bytes_on_gearbox: float
+    bytes_on_tile: float
     peer_response: float
     propagation_delay: float
     final_frame: int
-    """The frame that cannot be cut: lossless MTU (ASIC sets) or port MTU (neutral bound)."""
+    """The frame that cannot be cut: lossless MTU (vendor) or port MTU (neutral bound)."""
     xoff_raw: float
-    """xoff before rounding up to the allocation unit."""
+    """xoff before rounding and compensation (plus the ASIC's fixed xoff addition)."""
+    compensation: int
+    """Bytes added to the rounded xoff without a shared headroom pool (0 or 2 KiB)."""
     xoff: int
     xon: int
     size: int
@@ -219,15 +176,24 @@ class HeadroomResult:
 
     def summary(self) -> str:
         """One line for a finding: the xoff computation with its numbers."""
-        occ = f" x occupancy {self.cell_occupancy:.3g}" if self.cell_occupancy != 1 else ""
-        kind = "estimate, " if self.estimate else ""
-        frame = "port MTU" if self.estimate else "lossless MTU"
+        if self.estimate:
+            return (
+                f"estimate (vendor-neutral lower bound, ASIC constants unknown): 2 x port MTU "
+                f"{self.inputs.port_mtu} + cable {self.bytes_on_cable:.0f} + gearbox "
+                f"2x{self.bytes_on_gearbox:.0f} + peer {self.peer_response:.0f} + MAC/PHY "
+                f"{self.asic.mac_phy_delay_bytes:.0f} = {self.required_xoff} B"
+            )
+        i = self.inputs
+        tile = f" + tile {self.bytes_on_tile:.0f}" if self.bytes_on_tile else ""
+        extra = f" + {self.asic.xoff_extra_bytes} (ASIC)" if self.asic.xoff_extra_bytes else ""
+        comp = f" + {self.compensation} (compensation)" if self.compensation else ""
         return (
-            f"{kind}{self.asic.name}: {frame} {self.final_frame} + "
-            f"(port MTU {self.inputs.port_mtu} + cable {self.bytes_on_cable:.0f} + "
-            f"gearbox 2x{self.bytes_on_gearbox:.0f} + MAC/PHY "
-            f"{self.asic.mac_phy_delay_bytes:.0f} + peer {self.peer_response:.0f}){occ} "
-            f"= {self.required_xoff} B"
+            f"{self.asic.name}: lossless MTU {self.final_frame} + (port MTU {i.port_mtu} + "
+            f"cable {self.bytes_on_cable:.0f} + gearbox 2x{self.bytes_on_gearbox:.0f} + MAC/PHY "
+            f"{self.asic.mac_phy_delay_bytes:.0f} + peer {self.peer_response:.0f}{tile}) x "
+            f"occupancy {self.cell_occupancy:.4g} ({i.small_packet_pct:g} % small packets, "
+            f"lossless MTU {i.lossless_mtu}){extra} = {self.required_xoff} B, "
+            f"allocated {self.xoff} B{comp}"
         )
 
     def explain(self) -> str:
@@ -238,44 +204,18 @@ class HeadroomResult:
             f"lossless MTU {i.lossless_mtu} B, {i.small_packet_pct:g} % small packets, "
             f"gearbox {i.gearbox_delay_ns:g} ns ({a.name}; {a.source})"
             + (" [ESTIMATE]" if self.estimate else ""),
-            f"  worst_case_factor = {_factor_text(a.cell_bytes)} = {self.worst_case_factor:.4g}",
-            f"  cell_occupancy    = (100 - {i.small_packet_pct:g} + {i.small_packet_pct:g} x "
-            f"{self.worst_case_factor:.4g}) / 100 = {self.cell_occupancy:.4g}",
-            f"  bytes_on_cable    = 2 x {i.cable_m:g} m / {a.signal_speed_m_per_s:.0f} m/s x "
-            f"{i.speed_mbps} Mb/s / 8 = {self.bytes_on_cable:.0f}",
-            f"  bytes_on_gearbox  = {i.speed_mbps} Mb/s x {i.gearbox_delay_ns:g} ns / 8 = "
-            f"{self.bytes_on_gearbox:.0f}",
-            f"  peer_response     = {_peer_text(self.pause_quanta)} = {self.peer_response:.0f}",
-            f"  propagation_delay = {i.port_mtu} + {self.bytes_on_cable:.0f} + 2 x "
-            f"{self.bytes_on_gearbox:.0f} + {a.mac_phy_delay_bytes:.0f} + "
-            f"{self.peer_response:.0f} = {self.propagation_delay:.0f}",
+            f"  worst_case_factor = {self.worst_case_factor:g}; small packets by bytes = "
+            f"{self.small_share_bytes_pct:.4g} %; cell_occupancy = {self.cell_occupancy:.4g}",
+            f"  bytes_on_cable = {self.bytes_on_cable:.0f}; bytes_on_gearbox = "
+            f"{self.bytes_on_gearbox:.0f}; bytes_on_tile = {self.bytes_on_tile:.0f}",
+            f"  peer_response = {_peer_text(self.pause_quanta)} = {self.peer_response:.0f}",
+            f"  propagation_delay = {self.propagation_delay:.0f}",
             f"  xoff = {self.final_frame} + {self.propagation_delay:.0f} x "
             f"{self.cell_occupancy:.4g} = {self.required_xoff} -> {self.xoff}",
-            f"  xon  = {self._xon_text()} -> {self.xon}",
-            f"  size = {self._size_text()} = {self.size}",
+            f"  xon = {self.xon}; size = {self.size}",
         ]
         lines.extend(f"  note: {n}" for n in self.notes)
         return "\n".join(lines)
-
-    def _xon_text(self) -> str:
-        if self.estimate:
-            return "not estimated"
-        lanes = " (8-lane: 2 x latency - 1024)" if self.eight_lane else ""
-        return f"pipeline latency {self.asic.pipeline_latency_bytes:.0f}{lanes}"
-
-    def _size_text(self) -> str:
-        if self.inputs.shared_headroom_pool:
-            return "xon (shared headroom pool)"
-        extra = " + port MTU (8-lane)" if self.eight_lane and not self.estimate else ""
-        return f"xoff + xon{extra}"
-
-
-def _factor_text(cell: int | None) -> str:
-    if cell is None:
-        return "1 (cell size unknown)"
-    if cell > 2 * MIN_PACKET_BYTES:
-        return f"cell/64 = {cell}/64"
-    return f"2 x cell / (1 + cell) = 2 x {cell} / {1 + cell}"
 
 
 def _peer_text(quanta: int | None) -> str:
@@ -285,18 +225,25 @@ def _peer_text(quanta: int | None) -> str:
 
 
 def worst_case_factor(cell_bytes: int | None) -> float:
-    """Cells a minimum-size packet can waste, relative to its size (S9)."""
+    """Cells a minimum-size packet can waste, relative to its size, rounded up."""
     if cell_bytes is None:
         return 1.0
     if cell_bytes > 2 * MIN_PACKET_BYTES:
-        return cell_bytes / MIN_PACKET_BYTES
-    return 2 * cell_bytes / (1 + cell_bytes)
+        return float(math.ceil(cell_bytes / MIN_PACKET_BYTES))
+    return float(math.ceil(2 * cell_bytes / (1 + cell_bytes)))
 
 
-def cell_occupancy(cell_bytes: int | None, small_packet_pct: float) -> float:
-    """Buffer bytes used per wire byte for a given share of small packets (S9)."""
+def small_share_by_bytes(small_packet_pct: float, lossless_mtu: int) -> float:
+    """The share (%) of bytes in small packets, for a share of packets and a lossless MTU."""
+    mean = (small_packet_pct * MIN_PACKET_BYTES + (100 - small_packet_pct) * lossless_mtu) / 100
+    return 100 * MIN_PACKET_BYTES / mean
+
+
+def cell_occupancy(cell_bytes: int | None, small_packet_pct: float, lossless_mtu: int) -> float:
+    """Buffer bytes used per wire byte for a traffic pattern."""
     factor = worst_case_factor(cell_bytes)
-    return (100 - small_packet_pct + small_packet_pct * factor) / 100
+    share = small_share_by_bytes(small_packet_pct, lossless_mtu)
+    return (100 - share + share * factor) / 100
 
 
 def pause_quanta(speed_mbps: int, *, floor: bool = False) -> int | None:
@@ -315,7 +262,7 @@ def bytes_in_flight(speed_mbps: float, seconds: float) -> float:
 
 
 def round_up(value: float, unit: int = KIB) -> int:
-    """Round up to a multiple of ``unit`` (S10 allocates headroom in 1024-byte steps)."""
+    """Round up to a multiple of ``unit`` (headroom is allocated in 1024-byte steps)."""
     return math.ceil(value / unit - 1e-9) * unit
 
 
@@ -342,57 +289,88 @@ def _is_eight_lane(inputs: HeadroomInputs, asic: AsicConstants, notes: list[str]
         return inputs.lanes == 8
     guess = inputs.speed_mbps >= EIGHT_LANE_MIN_SPEED_MBPS
     if guess and not asic.estimate:
-        notes.append("lane count unknown: assumed 8 lanes (400G/800G)")
+        notes.append("lane count unknown: assumed 8 lanes (400G and up)")
     return guess
 
 
-def _xon_and_size(
-    xoff: int, inputs: HeadroomInputs, asic: AsicConstants, eight_lane: bool
-) -> tuple[int, int]:
-    pipeline = asic.pipeline_latency_bytes
-    extra = 0
-    if eight_lane and not asic.estimate:
-        pipeline = pipeline * 2 - KIB
-        extra = inputs.port_mtu
-    xon = round_up(pipeline) if not asic.estimate else 0
-    size = xon if inputs.shared_headroom_pool else xoff + xon + extra
-    return xon, (size if asic.estimate else round_up(size))
+def _estimate(inputs: HeadroomInputs, asic: AsicConstants, notes: list[str]) -> HeadroomResult:
+    quanta, peer = _peer_response(inputs.speed_mbps, asic, notes)
+    on_cable = bytes_in_flight(inputs.speed_mbps, 2 * inputs.cable_m / asic.signal_speed_m_per_s)
+    on_gearbox = bytes_in_flight(inputs.speed_mbps, inputs.gearbox_delay_ns * 1e-9)
+    propagation = inputs.port_mtu + on_cable + 2 * on_gearbox + asic.mac_phy_delay_bytes + peer
+    xoff_raw = inputs.port_mtu + propagation
+    xoff = math.ceil(xoff_raw - 1e-9)
+    notes.append(f"ASIC constants unknown ({asic.name}): this is an estimate (lower bound)")
+    notes.append("xon not estimated (ASIC pipeline latency unknown)")
+    return HeadroomResult(
+        inputs=inputs,
+        asic=asic,
+        eight_lane=_is_eight_lane(inputs, asic, notes),
+        pause_quanta=quanta,
+        worst_case_factor=1.0,
+        small_share_bytes_pct=0.0,
+        cell_occupancy=1.0,
+        bytes_on_cable=on_cable,
+        bytes_on_gearbox=on_gearbox,
+        bytes_on_tile=0.0,
+        peer_response=peer,
+        propagation_delay=propagation,
+        final_frame=inputs.port_mtu,
+        xoff_raw=xoff_raw,
+        compensation=0,
+        xoff=xoff,
+        xon=0,
+        size=xoff,
+        notes=tuple(notes),
+    )
 
 
 def compute_headroom(
     inputs: HeadroomInputs, asic: AsicConstants = VENDOR_NEUTRAL
 ) -> HeadroomResult:
-    """Apply the formula of S9/S10 (or the vendor-neutral bound) to ``inputs``."""
+    """xoff/xon/size for ``inputs``: the vendor's computation, or the neutral estimate."""
     notes: list[str] = []
-    if asic.estimate:
-        notes.append(f"ASIC constants unknown ({asic.name}): this is an estimate (lower bound)")
-    eight_lane = _is_eight_lane(inputs, asic, notes)
-    quanta, peer = _peer_response(inputs.speed_mbps, asic, notes)
-    on_cable = bytes_in_flight(inputs.speed_mbps, 2 * inputs.cable_m / asic.signal_speed_m_per_s)
-    on_gearbox = bytes_in_flight(inputs.speed_mbps, inputs.gearbox_delay_ns * 1e-9)
-    propagation = inputs.port_mtu + on_cable + 2 * on_gearbox + asic.mac_phy_delay_bytes + peer
-    occupancy = cell_occupancy(asic.cell_bytes, inputs.small_packet_pct)
-    final_frame = inputs.port_mtu if asic.estimate else inputs.lossless_mtu
-    xoff_raw = final_frame + propagation * occupancy
-    xoff = round_up(xoff_raw, 1 if asic.estimate else KIB)
-    if asic.estimate:
-        notes.append("xon not estimated (ASIC pipeline latency unknown)")
-    xon, size = _xon_and_size(xoff, inputs, asic, eight_lane)
+    if asic.estimate or asic.cell_bytes is None:
+        return _estimate(inputs, asic, notes)
+    i = inputs
+    eight_lane = _is_eight_lane(i, asic, notes)
+    quanta, peer = _peer_response(i.speed_mbps, asic, notes)
+    on_cable = bytes_in_flight(i.speed_mbps, 2 * i.cable_m / asic.signal_speed_m_per_s)
+    on_gearbox = i.speed_mbps * i.gearbox_delay_ns / (8 * KIB)
+    on_tile = i.speed_mbps / 1000 * TILE_BITS_PER_GBPS / 8 if asic.tile_term else 0.0
+    propagation = i.port_mtu + on_cable + 2 * on_gearbox + asic.mac_phy_delay_bytes + peer + on_tile
+    factor = worst_case_factor(asic.cell_bytes)
+    share = small_share_by_bytes(i.small_packet_pct, i.lossless_mtu)
+    occupancy = (100 - share + share * factor) / 100
+    xoff_raw = i.lossless_mtu + propagation * occupancy + asic.xoff_extra_bytes
+    xoff = round_up(i.lossless_mtu + propagation * occupancy) + asic.xoff_extra_bytes
+    compensation = 0
+    if not i.shared_headroom_pool and i.small_packet_pct != 100:
+        worst = round_up(i.lossless_mtu + propagation * factor)
+        if xoff + SHP_COMPENSATION_BYTES < worst:
+            compensation = SHP_COMPENSATION_BYTES
+            xoff += compensation
+    pipeline = asic.pipeline_latency_bytes * (2 if eight_lane else 1)
+    xon = round_up(pipeline)
+    size = xon if i.shared_headroom_pool else xoff + xon + (i.port_mtu if eight_lane else 0)
     return HeadroomResult(
-        inputs=inputs,
+        inputs=i,
         asic=asic,
         eight_lane=eight_lane,
         pause_quanta=quanta,
-        worst_case_factor=worst_case_factor(asic.cell_bytes),
+        worst_case_factor=factor,
+        small_share_bytes_pct=share,
         cell_occupancy=occupancy,
         bytes_on_cable=on_cable,
         bytes_on_gearbox=on_gearbox,
+        bytes_on_tile=on_tile,
         peer_response=peer,
         propagation_delay=propagation,
-        final_frame=final_frame,
+        final_frame=i.lossless_mtu,
         xoff_raw=xoff_raw,
+        compensation=compensation,
         xoff=xoff,
         xon=xon,
-        size=size,
+        size=round_up(size),
         notes=tuple(notes),
     )

@@ -14,12 +14,13 @@ intent (no I/O, no platform knowledge). Every value carries a
 - ASIC: ``Device.asic`` picks the headroom constants
   (:func:`~rocetune.tune.headroom.asic_constants`).
 
-Headroom: :func:`~rocetune.tune.headroom.compute_headroom` with the largest lossless packet =
-RoCE path MTU + 96 B of headers (the RT602 allowance) and 100 % small packets (worst-case cell
-use). When the ASIC constants are unknown the formula gives xoff only (an estimate); xon is
-then set to two port MTUs, a rocetune default stated in the reason. ECN: Kmin/Kmax = the
-intent's envelope edges scaled to the port speed (:func:`~rocetune.tune.ecn.scaled_thresholds`),
-Pmax 20 % (HPCC's DCQCN setting, roce-knowledge.md §3.4, S38).
+Headroom: :func:`~rocetune.tune.port_headroom.port_headroom`, the computation RT501 checks
+against (the device's LOSSLESS_TRAFFIC_PATTERN, else SONiC's defaults of a 1024 B lossless MTU
+and 50 % small packets; docs/buffers.md). When the ASIC constants are unknown the formula
+gives xoff only (an estimate); xon is then set to two port MTUs, a rocetune default stated
+in the reason. ECN: Kmin/Kmax = the intent's envelope edges scaled to the port speed
+(:func:`~rocetune.tune.ecn.scaled_thresholds`), Pmax 20 % (HPCC's DCQCN setting,
+roce-knowledge.md §3.4, S38).
 """
 
 from __future__ import annotations
@@ -31,8 +32,9 @@ from dataclasses import dataclass
 from rocetune.model import BufferPool, Device, Intent, Link
 from rocetune.tune.classes import ClassPlan, TargetError, class_plan
 from rocetune.tune.ecn import scaled_thresholds
-from rocetune.tune.headroom import HeadroomInputs, HeadroomResult, asic_constants, compute_headroom
+from rocetune.tune.headroom import HeadroomResult
 from rocetune.tune.nic import NicTarget, nic_target
+from rocetune.tune.port_headroom import port_headroom
 from rocetune.tune.reason import Reason
 
 ROCE_HEADER_BYTES = 96
@@ -159,16 +161,21 @@ def _watchdog_reason(wd: WatchdogTarget) -> Reason:
 
 
 def headroom_target(
-    speed: int, cable_m: float, mtu: int, intent: Intent, asic: str | None
+    speed: int,
+    cable_m: float,
+    mtu: int,
+    intent: Intent,
+    asic: str | None,
+    *,
+    dev: Device | None = None,
 ) -> HeadroomTarget:
-    """xoff/xon/size of the lossless PG of one port (see the module docstring)."""
-    inputs = HeadroomInputs(
-        speed_mbps=speed,
-        cable_m=cable_m,
-        port_mtu=mtu,
-        lossless_mtu=min(mtu, intent.mtu.roce + ROCE_HEADER_BYTES),
-    )
-    res = compute_headroom(inputs, asic_constants(asic))
+    """xoff/xon/size of the lossless PG of one port (see the module docstring).
+
+    The same computation as RT501 (:func:`~rocetune.tune.port_headroom.port_headroom`): the
+    device's traffic pattern, gearbox and headroom model, else SONiC's defaults."""
+    del intent  # the lossless traffic pattern is the switch's, not the intent's
+    base = dev if dev is not None else Device(name="-", kind="switch", platform="-")
+    res = port_headroom(base, speed, cable_m, mtu, asic=asic)
     xon = res.xon if not res.estimate else 2 * mtu
     size = res.size if not res.estimate else res.xoff + xon
     return HeadroomTarget(xoff=res.xoff, xon=xon, size=size, result=res)
@@ -190,7 +197,7 @@ def _port_reasons(
     intent: Intent,
 ) -> tuple[Reason, ...]:
     res = hr.result
-    lanes = " (8-lane: 2 x latency - 1024)" if res.eight_lane else ""
+    lanes = " (8-lane: 2 x latency)" if res.eight_lane else ""
     xon_why = (
         f"{res.asic.name} pipeline latency {res.asic.pipeline_latency_bytes:.0f} B{lanes}, "
         "rounded up to 1 KiB"
@@ -250,7 +257,7 @@ def _ports(
             what = "speed" if port.speed_mbps is None else "cable length"
             problems.append(f"port {name} left out: its {what} is not known")
             continue
-        hr = headroom_target(port.speed_mbps, cable[0], mtu, intent, dev.asic)
+        hr = headroom_target(port.speed_mbps, cable[0], mtu, intent, dev.asic, dev=dev)
         ecn = ecn_target(port.speed_mbps, intent)
         reasons = _port_reasons(
             name, speed=port.speed_mbps, cable=cable, hr=hr, ecn=ecn, intent=intent

@@ -52,8 +52,12 @@ def test_port_values_equal_the_calculators() -> None:
     dev = switch("sonic", 100_000, asic="spectrum2")
     target = device_target(dev, intent, fabric(dev, 47).links)
     port = target.ports["Ethernet0"]
+    # the tuner sizes with the computation RT501 checks against: SONiC's default traffic
+    # pattern (1024 B lossless MTU, 50 % small packets) when the device holds none
     expected = compute_headroom(
-        HeadroomInputs(speed_mbps=100_000, cable_m=47, port_mtu=9216, lossless_mtu=4192),
+        HeadroomInputs(
+            speed_mbps=100_000, cable_m=47, port_mtu=9216, lossless_mtu=1024, small_packet_pct=50
+        ),
         asic_constants("spectrum2"),
     )
     assert (port.headroom.xoff, port.headroom.xon, port.headroom.size) == (

@@ -136,11 +136,15 @@ def _pool(pool: PoolCfg, name: str, lossless: bool | None) -> BufferPool:
     direction = pool.direction.value if pool.direction else None
     mode = pool.mode.value if pool.mode else None
     shared = int_of(pool.xoff)
-    if pool.xoff is None and direction == "ingress":
+    if pool.xoff is None and direction in ("ingress", "both"):
         shared = 0
     return BufferPool(
         name=name,
-        direction="ingress" if direction == "ingress" else "egress" if direction else None,
+        direction="ingress"
+        if direction == "ingress"
+        else "egress"
+        if direction == "egress"
+        else None,
         mode="static" if mode == "static" else "dynamic" if mode else None,
         size_bytes=int_of(pool.size),
         percent=value_of(pool.percentage),

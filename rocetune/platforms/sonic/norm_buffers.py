@@ -25,7 +25,8 @@ from rocetune.platforms.sonic.values import (
     read_ref,
 )
 
-_DIRECTIONS = {"ingress": "ingress", "egress": "egress"}
+_DIRECTIONS = {"ingress": "ingress", "egress": "egress", "both": "both"}
+"""``both``: one pool for ingress and egress accounting (valid in SONiC's YANG model)."""
 _MODES = {"static": "static", "dynamic": "dynamic"}
 _POOL_FIELDS = frozenset({"type", "mode", "size", "xoff", "percentage"})
 _PROFILE_FIELDS = frozenset(

@@ -43,6 +43,7 @@ from rocetune.platforms.sonic.norm_ports import normalise_ports
 from rocetune.platforms.sonic.norm_qos import normalise_qos
 from rocetune.platforms.sonic.pfc_priority import with_pfc_priority
 from rocetune.platforms.sonic.resolve import Ctx
+from rocetune.platforms.sonic.runtime_buffers import headroom_params, with_runtime_pgs
 from rocetune.platforms.sonic.shape import SonicConfig
 from rocetune.platforms.sonic.tables import RawDb, read_document, report_unmodelled
 from rocetune.platforms.sonic.values import Problems
@@ -112,6 +113,7 @@ def parse_text(
         asic=merged.asic,
         ports=dict(sorted(merged.ports.items(), key=lambda kv: natural_key(kv[0]))),
         buffer_pools=merged.pools,
+        headroom_params=headroom_params(merged.facts),
         watchdog_poll_ms=merged.poll_ms,
         unparsed=unparsed,
         facts=merged.facts,
@@ -147,6 +149,7 @@ def _namespace(
     ctx = Ctx(cfg=cfg, pr=pr, prov=prov, file=file, pool_prefix=prefix)
     ports, poll = build_ports(ctx, running=running)
     hostname, asic, facts = device_facts(ctx)
+    ports = with_runtime_pgs(ctx, ports, facts)
     lines = {
         n: cfg.ports[n].line if n in cfg.ports else cfg.port_refs.get(n, ("", None))[1]
         for n in ports

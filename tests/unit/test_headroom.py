@@ -59,7 +59,8 @@ def test_compensation_only_when_far_below_the_worst_case() -> None:
 def test_eight_lane_doubles_the_pipeline_and_adds_the_port_mtu() -> None:
     eight = compute_headroom(HeadroomInputs(speed_mbps=400_000, cable_m=5), SPECTRUM_3)
     four = compute_headroom(HeadroomInputs(speed_mbps=400_000, cable_m=5, lanes=4), SPECTRUM_3)
-    assert eight.eight_lane and not four.eight_lane
+    assert eight.eight_lane
+    assert not four.eight_lane
     assert eight.xon == 2 * 19 * 1024
     assert four.xon == 19 * 1024
     assert eight.xoff == four.xoff

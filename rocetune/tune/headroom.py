@@ -186,7 +186,7 @@ class HeadroomResult:
         i = self.inputs
         tile = f" + tile {self.bytes_on_tile:.0f}" if self.bytes_on_tile else ""
         extra = f" + {self.asic.xoff_extra_bytes} (ASIC)" if self.asic.xoff_extra_bytes else ""
-        comp = f" + {self.compensation} (compensation)" if self.compensation else ""
+        comp = f" (incl. {self.compensation} B compensation)" if self.compensation else ""
         return (
             f"{self.asic.name}: lossless MTU {self.final_frame} + (port MTU {i.port_mtu} + "
             f"cable {self.bytes_on_cable:.0f} + gearbox 2x{self.bytes_on_gearbox:.0f} + MAC/PHY "

@@ -220,7 +220,7 @@ def test_text_output_groups_by_device() -> None:
     with_findings = {f"{d} ({p})" for d, p in DEVICES.items() if d != "gpu01"}  # gpu01 is clean
     assert headers == {*with_findings, "links", "fabric"}
     assert "RT501 headroom-sufficient" in res.out
-    assert "268032 B" in res.out  # the computation is shown (400G, 100 m, MTU 9214)
+    assert "147355 B" in res.out  # the computation is shown (400G, 100 m, MTU 9214)
     assert "\x1b[" not in res.out  # no colour when not a TTY
     assert res.out.rstrip().endswith("in 10 of 10 device(s) checked.")
 

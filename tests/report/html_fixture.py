@@ -73,8 +73,17 @@ def small_result(evil: bool = False) -> AuditResult:
         role="spine",
         asic="spectrum3",
         ports={
-            "Ethernet0": switch_port("Ethernet0", pfc_rx=(), pfc_tx=()),
-            "Ethernet4": switch_port("Ethernet4", mtu=1500),
+            "Ethernet0": switch_port(
+                "Ethernet0",
+                pfc_rx=(),
+                pfc_tx=(),
+                pg_buffers={3: BufferProfile(name="pg_lossless_100000_5m", xoff_bytes=45_000)},
+            ),
+            "Ethernet4": switch_port(
+                "Ethernet4",
+                mtu=1500,
+                pg_buffers={3: BufferProfile(name="pg_lossless_100000_5m", xoff_bytes=30_000)},
+            ),
         },
     )
     leaf_dev = Device(

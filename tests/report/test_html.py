@@ -233,8 +233,8 @@ def test_headroom_rows_equal_the_calculator() -> None:
     ]
     spine = compute_headroom(HeadroomInputs(100_000, 30.0, 9216), asic_constants("spectrum3"))
     r = got[("spine1", "Ethernet0")]
-    assert (r.configured, r.required, r.allocated) == (60_000, spine.required_xoff, spine.xoff)
-    assert (r.state, r.margin_text) == ("short", f"{60_000 - spine.required_xoff:+,} B")
+    assert (r.configured, r.required, r.allocated) == (45_000, spine.required_xoff, spine.xoff)
+    assert (r.state, r.margin_text) == ("short", f"{45_000 - spine.required_xoff:+,} B")
     neutral = compute_headroom(HeadroomInputs(100_000, 30.0, 9216), asic_constants(None))
     leaf = got[("leaf1", "swp1")]
     assert (leaf.required, leaf.cable) == (neutral.required_xoff, "30 m (link)")

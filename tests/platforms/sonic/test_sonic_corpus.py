@@ -42,6 +42,7 @@ FIXTURE_UNPARSED = {
     "sb_device_inventec_d7032_qos.json": 0,
     "sb_qos_mellanox4600c_d48c40_t0.json": 0,
     "sm_configlet_add_qos_new_dbfmt.json": 10,
+    "stock_sn4600c_t0_traditional.json": 0,
     "su_config_qos.json": 1,
     "su_dbmigrator_buffer_dynamic_double_pools_flat.json": 0,
     "su_dbmigrator_qos_map_input_flat.json": 0,

@@ -90,6 +90,8 @@ class Defaults(Access):
 
     platform: str | None = None
     role: str | None = None
+    asic: str | None = None
+    """Switch ASIC (``spectrum3``...) when the snapshot does not tell: picks headroom constants."""
     roce_ports: tuple[str, ...] | None = None
     """Switch ports that carry RoCE (names, globs, ranges); None = from links and config."""
 
@@ -104,6 +106,7 @@ class Group(Access):
 
     platform: str | None = None
     role: str | None = None
+    asic: str | None = None
     groups: tuple[str, ...] = ()
     roce_ports: tuple[str, ...] | None = None
 
@@ -119,6 +122,7 @@ class DeviceEntry(Access):
     host: str | None = None
     platform: str | None = None
     role: str | None = None
+    asic: str | None = None
     groups: tuple[str, ...] = ()
     snapshot: str | None = None
     nics: tuple[str, ...] | None = None
@@ -190,6 +194,8 @@ class ResolvedDevice:
     access: Access
     roce_ports: tuple[str, ...] | None = None
     """The ports that carry RoCE (device, else group, else defaults); None = not declared."""
+    asic: str | None = None
+    """The inventory's ``asic:`` (device, group or default); overrides the snapshot's."""
 
 
 @dataclass(frozen=True)
@@ -391,6 +397,7 @@ def _resolve_device(
         nics=entry.nics,
         access=access,
         roce_ports=_pick("roce_ports", entry, groups, inv.defaults),
+        asic=_pick("asic", entry, groups, inv.defaults),
     )
 
 

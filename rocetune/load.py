@@ -132,9 +132,15 @@ def read_source(path: Path, platform: str | None) -> Found | str:
 
 
 def load_device(
-    name: str, source: Path | str | None, platform: str | None, role: str | None
+    name: str,
+    source: Path | str | None,
+    platform: str | None,
+    role: str | None,
+    asic: str | None = None,
 ) -> Loaded:
     """Read and parse one device's snapshot (directory or single file).
+
+    ``asic`` (the inventory's ``asic:``) replaces the ASIC the snapshot tells, if any.
 
     ``source`` is a path, None (no snapshot, not collected) or a string: why live collection
     failed (rocetune.collect).
@@ -154,6 +160,8 @@ def load_device(
         if snap.meta.device is not None and result.device.snapshot_device is None:
             device = result.device.model_copy(update={"snapshot_device": snap.meta.device})
             result = ParseResult(device, result.provenance)
+        if asic:
+            result = replace(result, device=result.device.model_copy(update={"asic": asic}))
         return Loaded(result=result)
     except (ParseError, SnapshotError) as exc:
         return Loaded(error=exc)

@@ -114,7 +114,11 @@ def audit_inventory(
     live = collector(inv) if collector is not None else {}
     sources = {d.name: live.get(d.name, d.snapshot) for d in inv.devices.values()}
     loaded = [
-        (d.name, d.platform, _declare(load_device(d.name, sources[d.name], d.platform, d.role), d))
+        (
+            d.name,
+            d.platform,
+            _declare(load_device(d.name, sources[d.name], d.platform, d.role, d.asic), d),
+        )
         for d in inv.devices.values()
     ]
     result = _assemble(loaded, inv.intent, inv.links, selection or Selection(), options)

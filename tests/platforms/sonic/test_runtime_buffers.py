@@ -81,3 +81,17 @@ def test_table_parser_skips_comments_and_junk() -> None:
         (100000, 5, 3),
         (25000, 40, 6),
     ]
+
+
+def test_buffer_pool_type_both_is_valid() -> None:
+    text = (
+        '{"BUFFER_POOL": {"ingress_lossless_pool": {"type": "both", "mode": "dynamic",'
+        ' "size": "1000000", "xoff": "200000"}, "egress_pool": {"type": "both", "size": "5"}}}'
+    )
+    dev = parse_text(text, "x.json", "sw", None).device
+    assert dev.unparsed == ()
+    assert dev.buffer_pools is not None
+    pool = dev.buffer_pools["ingress_lossless_pool"]
+    assert pool.direction is None  # both directions: neither ingress-only nor egress-only
+    assert pool.shared_headroom_bytes == 200_000
+    assert dev.buffer_pools["egress_pool"].shared_headroom_bytes == 0

@@ -206,7 +206,8 @@ def _compare(
             severity = Severity.WARNING
             head = (
                 f"has xoff {have} B, the vendor's own value ({prof.vendor_table}), but the "
-                f"current vendor computation gives {res.xoff} B ({needs} {res.required_xoff} B)"
+                f"current vendor computation gives {res.xoff} B (unrounded {res.required_xoff} B "
+                f"for {i.speed_mbps / 1000:g}G over {i.cable_m:g} m with MTU {i.port_mtu})"
             )
     alloc = "" if res.estimate else f"; allocated in 1 KiB steps: {res.xoff} B"
     tail = (

@@ -54,7 +54,11 @@ _SECRET_KEYS = {"password", "passwd", "pass", "secret", "enable_secret", "token"
 
 def _check_env(v: str | None) -> str | None:
     if v is not None and not _ENV_RE.match(v):
-        msg = f"{v!r} is not an environment variable name"
+        # never echo the value: a password pasted here by mistake would land in CI logs
+        msg = (
+            "is not an environment variable name (value not shown: it may be a secret; "
+            "give the NAME of the variable that holds it)"
+        )
         raise ValueError(msg)
     return v
 

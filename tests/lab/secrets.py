@@ -14,6 +14,7 @@ from typing import Any
 
 from ruamel.yaml import YAML
 
+from tests.hardening.redaction_corpus import CASES, Case, merged_json, planted
 from tests.lab.lab import FIXTURES, LAB_INVENTORY
 
 SNAPSHOTS = LAB_INVENTORY.parent / "snapshots"
@@ -41,7 +42,20 @@ PLANTED: dict[str, str] = {
     "nxos_community": "c0mmunity-nx0s",
     "nxos_bgp": "NxBgpPw-3",
 }
-"""Name -> secret string."""
+del PLANTED["sonic_radius"]  # RADIUS has one `global` entry: the corpus case plants it
+PLANTED.update({c.id: planted(c)[1] for c in CASES if c.command != "nv config show -o commands"})
+"""Name -> secret string (the hand-written ones above and the redaction corpus, whose
+``nv set`` cases are unit-tested only: Cumulus is collected as NVUE YAML)."""
+
+
+def _corpus(platform: str, command: str | None = None) -> list[Case]:
+    return [
+        c for c in CASES if c.platform == platform and (command is None or c.command == command)
+    ]
+
+
+def _cli_lines(platform: str) -> str:
+    return "".join(planted(c)[0] + "\n!\n" for c in _corpus(platform))
 
 
 def sonic_config() -> str:
@@ -52,7 +66,7 @@ def sonic_config() -> str:
     )
     data["TACPLUS"] = {"global": {"auth_type": "pap", "passkey": p["sonic_tacacs"]}}
     data["TACPLUS_SERVER"] = {"10.1.1.1": {"priority": "1", "passkey": p["sonic_tacacs"]}}
-    data["RADIUS"] = {"global": {"passkey": p["sonic_radius"]}}
+    # RADIUS global comes from the redaction corpus (sonic-radius-global)
     data["SNMP_COMMUNITY"] = {p["sonic_community"]: {"TYPE": "RO"}}
     data["SNMP_USER"] = {
         "ops": {
@@ -60,6 +74,13 @@ def sonic_config() -> str:
             "SNMP_USER_ENCRYPTION_PASSWORD": p["sonic_snmp_priv"],
         }
     }
+    data.update(
+        {
+            k: {**data.get(k, {}), **v} if isinstance(v, dict) else v
+            for k, v in json.loads(merged_json(_corpus("sonic"))).items()
+            if k != "bgpraw"
+        }
+    )
     data["bgpraw"] = (
         "router bgp 65001\n"
         f" neighbor 10.0.0.1 password {p['sonic_bgp']}\n"
@@ -67,6 +88,9 @@ def sonic_config() -> str:
         "-----BEGIN RSA PRIVATE KEY-----\n"
         f"{p['sonic_pem']}\n"
         "-----END RSA PRIVATE KEY-----\n"
+        + "".join(
+            json.loads(planted(c)[0])["bgpraw"] for c in _corpus("sonic") if "bgpraw" in c.snippet
+        )
     )
     return json.dumps(data, indent=4, sort_keys=True) + "\n"
 
@@ -85,7 +109,7 @@ def eos_config() -> str:
         "router bgp 65100\n"
         f"   neighbor 10.0.0.2 password 7 {p['eos_bgp']}\n"
         "!\n"
-    )
+    ) + _cli_lines("eos")
     return text.replace("\nend", "\n" + extra + "end", 1)
 
 
@@ -106,22 +130,42 @@ def cumulus_config() -> str:
             "readonly-community": {p["cumulus_community"]: {"access": {"any": {}}}},
         }
     }
+    for case in _corpus("cumulus", "nv config show -o yaml"):
+        _merge(top, yaml.load(planted(case)[0]))
     out = io.StringIO()
     yaml.dump(data, out)
     return out.getvalue()
+
+
+def _merge(into: Any, more: Any) -> None:
+    for key, value in more.items():
+        if isinstance(value, dict) and isinstance(into.get(key), dict):
+            _merge(into[key], value)
+        else:
+            into[key] = value
+
+
+def host_output() -> str:
+    """gpu01's ``mlnx_qos -i eth2`` followed by a transcript that carries credentials."""
+    text = (FIXTURES / "linux_host" / "gpu01" / "mlnx_qos_i_eth2.txt").read_text("utf-8")
+    return text + "".join(planted(c)[0] + "\n" for c in _corpus("linux_host"))
 
 
 def nxos_config() -> str:
     """The NX-OS fixture running-config plus user, SNMP, TACACS+ and BGP secrets."""
     p = PLANTED
     text = (FIXTURES / "nxos" / "roce_spine_running_config.txt").read_text(encoding="utf-8")
-    return text + (
-        f"username admin password 5 {p['nxos_hash']}  role network-admin\n"
-        f'tacacs-server host 10.1.1.1 key 7 "{p["nxos_tacacs"]}"\n'
-        f"snmp-server community {p['nxos_community']} group network-operator\n"
-        "router bgp 65100\n"
-        "  neighbor 10.0.0.9\n"
-        f"    password 3 {p['nxos_bgp']}\n"
+    return (
+        text
+        + (
+            f"username admin password 5 {p['nxos_hash']}  role network-admin\n"
+            f'tacacs-server host 10.1.1.1 key 7 "{p["nxos_tacacs"]}"\n'
+            f"snmp-server community {p['nxos_community']} group network-operator\n"
+            "router bgp 65100\n"
+            "  neighbor 10.0.0.9\n"
+            f"    password 3 {p['nxos_bgp']}\n"
+        )
+        + _cli_lines("nxos")
     )
 
 
@@ -133,10 +177,13 @@ def secret_devices(directory: Path) -> dict[str, dict[str, Any]]:
         "s-cumulus": ("cumulus", "nv config show -o yaml", cumulus_config()),
         "s-eos": ("eos", "show running-config", eos_config()),
         "s-nxos": ("nxos", "show running-config", nxos_config()),
+        "s-host": ("linux_host", "mlnx_qos -i eth2", host_output()),
     }
     devices: dict[str, dict[str, Any]] = {}
     for name, (platform, command, text) in plans.items():
         path = directory / f"{name}.txt"
         path.write_text(text, encoding="utf-8")
         devices[name] = {"platform": platform, "files": {command: str(path)}}
+        if platform == "linux_host":
+            devices[name]["snapshot"] = str(FIXTURES / "linux_host" / "gpu01")
     return devices

@@ -15,12 +15,17 @@ SECRET_DEVICES = {
     "s-cumulus": "cumulus",
     "s-eos": "eos",
     "s-nxos": "nxos",
+    "s-host": "linux_host",
 }
+
+
+def _host(platform: str) -> dict[str, object]:
+    return {"nics": ["eth2"]} if platform == "linux_host" else {}
 
 
 def _offline_inventory(snaps: Path, path: Path) -> Path:
     devices = {
-        name: {"platform": platform, "snapshot": str(snaps / name)}
+        name: {"platform": platform, "snapshot": str(snaps / name), **_host(platform)}
         for name, platform in SECRET_DEVICES.items()
     }
     path.write_text(json.dumps({"devices": devices}), encoding="utf-8")
@@ -35,7 +40,10 @@ def test_planted_secrets_never_written_or_printed(lab: LabServer, tmp_path: Path
     )
     missing = [k for k, v in PLANTED.items() if v not in served]
     assert not missing, f"the lab does not serve {missing}"
-    extra = {name: {"platform": p, "role": "leaf"} for name, p in SECRET_DEVICES.items()}
+    extra = {
+        name: {"platform": p, "role": "host" if p == "linux_host" else "leaf", **_host(p)}
+        for name, p in SECRET_DEVICES.items()
+    }
     base = tmp_path / "base.yaml"
     base.write_text("devices: {}\n", encoding="utf-8")
     inventory = live_inventory(lab, tmp_path / "inventory.yaml", base, extra=extra)

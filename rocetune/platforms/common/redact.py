@@ -51,6 +51,17 @@ CISCO_LIKE: tuple[Rule, ...] = (
     _r(rf"\bmessage-digest-key \d+ md5{_TYPE} {_TOKEN}"),
     _r(rf"\bpre-shared-key{_TYPE} {_TOKEN}"),
     _r(rf"^[ \t]*isis authentication key{_TYPE} {_TOKEN}"),
+    # SNMP notification receivers carry the v1/v2c community in the clear
+    _r(rf"^[ \t]*snmp-server host \S+\b.*?\bversion (?:1|2c) {_TOKEN}"),
+    # IS-IS (router level), VRRP/HSRP text and PIM hello authentication
+    _r(rf"\bauthentication key{_TYPE} {_TOKEN}"),
+    _r(rf"\bauthentication text {_TOKEN}"),
+    _r(rf"\bhello-authentication ah-md5{_TYPE} {_TOKEN}"),
+    # MACsec CAKs: EOS `profile X` / `key <CKN> 7 <CAK>`, NX-OS `key-octet-string 7 <CAK>`
+    _r(rf"^[ \t]+key [0-9A-Fa-f]+ (?:0|7) {_TOKEN}"),
+    _r(rf"\bkey-octet-string{_TYPE} {_TOKEN}"),
+    # CloudVision onboarding key in the TerminAttr daemon's command line
+    _r(r"-cvauth=key,(?P<s>[^\s,]+)"),
 )
 """Line rules for EOS, NX-OS and FRR running-config text."""
 
@@ -60,11 +71,14 @@ _PEM = re.compile(
 )
 _SECRET_KEY = re.compile(
     r"pass(?:key|word|wd|phrase)|secret|communit|auth[_-]?key|priv(?:acy)?[_-]?(?:key|pass)"
-    r"|private[_-]?key|pre[_-]?shared|\bpsk\b|hashed",
+    r"|private[_-]?key|pre[_-]?shared|\bpsk\b|hashed|cak\b",
     re.IGNORECASE,
 )
 _JSON_STRING = r'"(?:[^"\\\n]|\\.)*"'
-_JSON_MEMBER = re.compile(rf"(?P<k>{_JSON_STRING})(?P<sep>\s*:\s*)(?P<v>{_JSON_STRING})")
+_JSON_NUMBER = r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?"
+_JSON_MEMBER = re.compile(
+    rf"(?P<k>{_JSON_STRING})(?P<sep>\s*:\s*)(?P<v>{_JSON_STRING}|{_JSON_NUMBER}(?=\s*[,}}\]]))"
+)
 _JSON_TOKEN = re.compile(_JSON_STRING)
 
 
@@ -91,7 +105,10 @@ def redact_private_keys(text: str) -> str:
 
     def body(match: re.Match[str]) -> str:
         inner = match.group("s")
-        lines = [PLACEHOLDER if line.strip() else line for line in inner.split("\n")]
+        lines = [  # keep each line's indentation: a key inside a YAML block stays YAML
+            line[: len(line) - len(line.lstrip())] + PLACEHOLDER if line.strip() else line
+            for line in inner.split("\n")
+        ]
         kind = match.group("kind")
         return (
             f"-----BEGIN {kind}PRIVATE KEY-----"
@@ -107,7 +124,11 @@ def _json_str(value: str) -> str:
 
 
 def redact_json_members(text: str, secret_key: Callable[[str], bool] | None = None) -> str:
-    """Redact the string value of every JSON member whose key names a secret."""
+    """Redact the value of every JSON member whose key names a secret.
+
+    String values, and numbers too (a numeric passkey is a secret all the same); the
+    placeholder is a string either way.
+    """
     is_secret = secret_key or (lambda k: bool(_SECRET_KEY.search(k)))
 
     def member(match: re.Match[str]) -> str:

@@ -25,6 +25,8 @@ from rocetune.platforms.common.redact import (
 from rocetune.snapshot import Command
 
 _COMMUNITY = "SNMP_COMMUNITY"
+_NTP_KEY = "NTP_KEY"
+"""NTP authentication keys: the secret is the ``value`` field (sonic-ntp.yang)."""
 
 
 def _frr(text: str) -> str:
@@ -32,7 +34,8 @@ def _frr(text: str) -> str:
 
 
 def snmp_communities(text: str) -> set[str]:
-    """SNMP community names in a CONFIG_DB JSON text (nested, flat or multi-ASIC)."""
+    """SNMP community names and NTP key values in a CONFIG_DB JSON text (nested, flat or
+    multi-ASIC): secrets that are keys, or values of a non-secret-looking field."""
     try:
         data = json.loads(text)
     except ValueError:
@@ -46,12 +49,24 @@ def _walk(node: Any, found: set[str], depth: int) -> None:
     if not isinstance(node, dict) or depth > 2:
         return
     for key, value in node.items():
-        if key == _COMMUNITY and isinstance(value, dict):
+        if key == _NTP_KEY and isinstance(value, dict):
+            found.update(_ntp_values(value.values()))
+        elif isinstance(key, str) and key.startswith(_NTP_KEY + "|"):
+            found.update(_ntp_values([value]))
+        elif key == _COMMUNITY and isinstance(value, dict):
             found.update(str(k) for k in value)
         elif isinstance(key, str) and key.startswith(_COMMUNITY + "|"):
             found.add(key.partition("|")[2])
         elif isinstance(value, dict):
             _walk(value, found, depth + 1)
+
+
+def _ntp_values(entries: Any) -> set[str]:
+    return {
+        str(e["value"])
+        for e in entries
+        if isinstance(e, dict) and isinstance(e.get("value"), str | int) and str(e["value"])
+    }
 
 
 def redact(command: Command, text: str) -> str:

@@ -48,6 +48,18 @@ GLOBAL_QOS_WORDS = (
     "congestion-control",
     "service-policy",
 )
+NOT_QOS_TOP = frozenset(
+    "feature vlan vrf router line ip ipv6 username ntp logging snmp-server spanning-tree boot"
+    " aaa tacacs-server radius-server nv evpn service clock cli power license rmon errdisable"
+    " lacp lldp copp ssh telnet fex mac role key install event monitor callhome fabric system"
+    " track object-group route-map vpc port-channel cfs password rate-limit udld cdp ptp sflow"
+    " vdc crypto bfd mpls segment-routing telemetry nxapi http-server macsec alias kernel"
+    " control-plane hostname switchname version userpassphrase ntp-server port-profile"
+    " hardware-telemetry tcam system-mac ip-sla bgp ospf interface-vlan dhcp guestshell"
+    " platform spanning vpc-domain icam onep epbr sla hsrp vrrp ngoam tunnel-profile hardware"
+    " errdisable diagnostic terminal end".split()
+)
+"""Global commands known to change no QoS fact rocetune models (consumed, not reported)."""
 _SYSTEM_KEYS = {
     ("network-qos",): "network-qos",
     ("queuing", "output"): "queuing-out",
@@ -85,6 +97,9 @@ class NxosConfig:
     watchdog: GlobalWatchdog = field(default_factory=GlobalWatchdog)
     interfaces: dict[str, IfaceConfig] = field(default_factory=dict)
     breakouts: list[Breakout] = field(default_factory=list)
+    forward_nonecn: Setting[bool] | None = None
+    """``congestion-control random-detect forward-nonecn`` (global or in a network-qos class):
+    WRED-ECN queues forward non-ECN-capable packets instead of early-dropping them."""
 
 
 def read_config(roots: list[Node], issues: Issues) -> NxosConfig:
@@ -122,8 +137,20 @@ def _top(node: Node, cfg: NxosConfig, issues: Issues) -> None:
             "class line outside any policy-map in this file (pasted into the CLI it may"
             " attach to the policy-map above)",
         )
+    elif words[:3] == ["congestion-control", "random-detect", "forward-nonecn"]:
+        cfg.forward_nonecn = (True, node.line)
     elif head in GLOBAL_QOS_WORDS or words[:2] == ["hardware", "qos"]:
         issues.block(node, "global QoS command not modelled")
+    elif _skipped(words):
+        return
+    else:
+        issues.block(node, "command not understood (not a global NX-OS command rocetune knows)")
+
+
+def _skipped(words: list[str]) -> bool:
+    """Known global commands that change no QoS fact (routing, management, VLANs ...)."""
+    head = words[1] if words[0] in ("no", "default") and len(words) > 1 else words[0]
+    return head in NOT_QOS_TOP and head not in GLOBAL_QOS_WORDS
 
 
 def _system_qos(node: Node, cfg: NxosConfig, issues: Issues) -> None:

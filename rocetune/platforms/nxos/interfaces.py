@@ -45,6 +45,18 @@ QOS_WORDS = (
     "dcbx",
 )
 """First words of interface lines that are QoS-relevant (reported when not understood)."""
+NOT_QOS_IFACE = frozenset(
+    "description switchport ip ipv6 channel-group vrf duplex fec lldp load-interval bfd link"
+    " mac-address negotiation storm-control spanning-tree udld cdp vpc medium encapsulation"
+    " carrier-delay beacon logging dot1q evpn nv hsrp vrrp port-type inherit member source"
+    " host-reachability mac bandwidth delay autostate management fabric tag rate-mode"
+    " error-disable ospf isis pim router lacp shutdown speed mtu port-channel dhcp snmp"
+    " vlan private-vlan ptp sflow macsec authentication dot1x service dampening"
+    " transceiver hardware tunnel mpls ingress-replication suppress-arp multisite"
+    " global advertise-pip overlay-encapsulation mdix negotiate ospfv3 vtp eigrp rip"
+    " keepalive".split()
+)
+"""First words of interface commands known to change no QoS fact (consumed, not reported)."""
 _BREAKOUT_MAP = re.compile(r"(\d{1,3})g-(\d)x")
 _POLICY_KEYS = {("qos", "input"): "qos", ("queuing", "output"): "queuing-out"}
 
@@ -98,11 +110,28 @@ def read_interface(node: Node, issues: Issues, known: dict[str, IfaceConfig]) ->
     """Read one ``interface`` block into ``known`` (ranges and lists expand)."""
     names = interface_names(node.words[1:])
     if names is None:
+        _other_interface(node, issues)
         return
-    for name in names:
-        config = known.setdefault(name, IfaceConfig(name=name, line=node.line))
-        for child in node.walk():
-            _setting(child, config, issues)
+    issues.ports = tuple(names)
+    try:
+        for name in names:
+            config = known.setdefault(name, IfaceConfig(name=name, line=node.line))
+            for child in node.walk():
+                _setting(child, config, issues)
+    finally:
+        issues.ports = None
+
+
+def _other_interface(node: Node, issues: Issues) -> None:
+    """SVIs, loopbacks, mgmt0, sub-interfaces: QoS lines are reported. A port-channel's QoS
+    lines are not: NX-OS copies them to the members, where the running-config shows them."""
+    if node.words[1].lower().startswith(("port-channel", "po")):
+        return
+    for child in node.walk():
+        words = child.words
+        head = words[1] if words[0] == "no" and len(words) > 1 else words[0]
+        if head in QOS_WORDS:
+            issues.node(child, "QoS on this interface type is not modelled")
 
 
 def _setting(node: Node, cfg: IfaceConfig, issues: Issues) -> None:
@@ -129,6 +158,10 @@ def _setting(node: Node, cfg: IfaceConfig, issues: Issues) -> None:
         return
     elif words[0] in QOS_WORDS or (words[0] == "no" and len(words) > 1 and words[1] in QOS_WORDS):
         issues.node(node, "interface QoS command not modelled")
+    elif (words[1] if words[0] in ("no", "default") and len(words) > 1 else words[0]) not in (
+        NOT_QOS_IFACE
+    ):
+        issues.node(node, "interface command not understood")
 
 
 def _pfc(node: Node, cfg: IfaceConfig, issues: Issues) -> None:

@@ -1,100 +1,104 @@
 """The vendor shape, step 1: running-config text -> a tree of lines, plus the RT001 collector.
 
-``show running-config`` indents a sub-mode's commands under the line that opened it
-(``policy-map`` > ``class`` > action, ``interface`` > settings). The tree follows the
-indentation: a line is a child of the nearest line above it that is indented less. Lines
-whose first character is ``!`` are comments (``!Command: show running-config``, ``!Time:``)
-and are dropped; so are blank lines and CLI prompts (``leaf1# show running-config``). A line
-starting with ``#`` is not NX-OS syntax (the switch rejects it): it is dropped from the tree,
-so it cannot break the nesting of the lines around it, and reported as Unparsed.
+The tree is built by :mod:`rocetune.platforms.common.cli_tree` (indentation, or the CLI
+modes for unindented scripts and transcripts; prompts, banners and exec commands removed)
+with the NX-OS modes below. ``!`` lines are comments. A line starting with ``#`` is not
+NX-OS syntax (the switch rejects it): it is dropped from the tree, so it cannot break the
+nesting of the lines around it, and reported as Unparsed.
+
+Modes (what a column-0 line of a pasted script belongs to): ``interface`` (every command
+except the global ones in :data:`TOP_WORDS`; ``ip``/``ipv6``/``lldp``/``priority-flow-control``
+/``service-policy``/``spanning-tree``/``mac``/``vrf`` stay interface commands), ``policy-map``
+with its ``class`` sub-mode (class actions: :data:`CLASS_WORDS`), ``class-map``, ``system
+qos`` and the non-QoS blocks (``router``, ``vrf context``, ``vlan``, ``line`` ...). The NX-OS
+CLI itself falls back to the global mode for a global command typed in a sub-mode.
 
 Readers of a block use :meth:`Node.walk` (every line below it in file order), so an action
-indented one column off still belongs to its class. A ``class`` line at column 0 after a
-policy-map is outside it in the file; it is reported (see :mod:`.policies`).
+indented one column off still belongs to its class.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from rocetune.platforms.common.cli_tree import Grammar, Issues, Node
+from rocetune.platforms.common.cli_tree import build_tree as _build
 
-from rocetune.model import Unparsed
+__all__ = ["Issues", "Node", "build_tree", "TOP_WORDS", "OTHER_BLOCKS"]
 
-_MAX_ITEM = 200
-_MAX_LINES = 500_000
-_PROMPT = re.compile(r"\S+#\s*show\s")
-
-
-@dataclass
-class Node:
-    """One configuration line and the lines indented below it."""
-
-    text: str
-    """The line without indentation and trailing blanks."""
-    line: int
-    indent: int
-    children: list[Node] = field(default_factory=list)
-
-    @property
-    def words(self) -> list[str]:
-        """The line split on blanks."""
-        return self.text.split()
-
-    def walk(self) -> Iterator[Node]:
-        """Every line below this one, in file order (not the line itself)."""
-        stack = list(reversed(self.children))
-        while stack:
-            node = stack.pop()
-            yield node
-            stack.extend(reversed(node.children))
+TOP_WORDS = frozenset(
+    "interface policy-map class-map system hostname switchname feature vlan vrf router line"
+    " ip ipv6 username ntp logging snmp-server spanning-tree boot banner version hardware"
+    " priority-flow-control qos control-plane route-map vpc track object-group aaa"
+    " tacacs-server radius-server nv evpn service clock cli power license rmon errdisable"
+    " lacp lldp copp ssh telnet fex mac port-channel role key install event monitor"
+    " callhome fabric system-mac cfs password rate-limit policy-map udld cdp port-profile"
+    " no default ptp sflow ntp-server vdc userpassphrase crypto bfd mpls segment-routing"
+    " tcam hardware-telemetry telemetry nxapi http-server macsec rmon alias kernel"
+    " mls ecn wred table-map".split()
+)
+"""First words that are global commands: a column-0 line starting so leaves any mode."""
+_IFACE_TOO = frozenset(
+    "ip ipv6 lldp priority-flow-control service-policy spanning-tree mac vrf vpc qos"
+    " bfd udld cdp hardware mls ecn wred flowcontrol".split()
+)
+"""Global words that are interface commands as well (they stay in interface mode)."""
+CLASS_WORDS = frozenset(
+    "set bandwidth priority random-detect pause mtu congestion-control police shape"
+    " queue-limit description afd dpp no".split()
+)
+OTHER_BLOCKS = frozenset(
+    "router vlan line role route-map vpc key track object-group monitor event"
+    " port-profile vdc crypto".split()
+)
+"""Non-QoS blocks: consumed whole."""
 
 
-@dataclass
-class Issues:
-    """Collects Unparsed items (RT001) for one input file, without duplicates."""
+def _head(words: list[str]) -> str:
+    if words[0] in ("no", "default") and len(words) > 1:
+        return words[1]
+    return words[0]
 
-    file: str
-    items: list[Unparsed] = field(default_factory=list)
-    _seen: set[tuple[str, str, int | None]] = field(default_factory=set)
 
-    def add(self, item: str, reason: str, line: int | None) -> None:
-        """Record one item the parser did not understand."""
-        key = (item[:_MAX_ITEM], reason, line)
-        if key not in self._seen:
-            self._seen.add(key)
-            self.items.append(Unparsed(item=key[0], reason=reason, file=self.file, line=line))
+def _opens(words: list[str], parent: str | None) -> str | None:
+    head = words[0]
+    if head == "interface" and words[1:2] != ["breakout"] and len(words) > 1:
+        return "interface"
+    if head == "policy-map":
+        return "policy"
+    if head == "class-map":
+        return "class-map"
+    if words[:2] == ["system", "qos"]:
+        return "system"
+    if head == "class" and parent in ("policy", "class"):
+        return "class"
+    if head in OTHER_BLOCKS or words[:2] in (["vrf", "context"], ["ip", "access-list"]):
+        return "other"
+    return None
 
-    def node(self, node: Node, reason: str) -> None:
-        """Record one configuration line."""
-        self.add(node.text, reason, node.line)
 
-    def block(self, node: Node, reason: str) -> None:
-        """Record a line and every line below it."""
-        self.node(node, reason)
-        for child in node.walk():
-            self.node(child, reason)
+def _accepts(mode: str, words: list[str]) -> bool:
+    head = _head(words)
+    if mode == "class":
+        return head in CLASS_WORDS
+    if mode == "interface" and head in _IFACE_TOO:
+        return True
+    if mode == "policy" and head == "class":
+        return True
+    return head not in TOP_WORDS
+
+
+def _submode(mode: str, words: list[str]) -> bool:
+    return mode == "policy" and words[0] == "class"
+
+
+def _comment(text: str) -> str | None:
+    if text.startswith("#"):
+        return "not NX-OS syntax ('!' starts a comment); the switch rejects this line"
+    return None
+
+
+GRAMMAR = Grammar(opens=_opens, accepts=_accepts, submode=_submode, comment=_comment)
 
 
 def build_tree(text: str, issues: Issues) -> list[Node]:
-    """Return the top-level lines of ``text`` with their indented children."""
-    roots: list[Node] = []
-    stack: list[Node] = []
-    for number, raw in enumerate(text.splitlines()[:_MAX_LINES], start=1):
-        body = raw.replace("\t", " ").rstrip()
-        stripped = body.lstrip(" \ufeff")
-        if not stripped or stripped.startswith("!") or _PROMPT.match(stripped):
-            continue
-        if stripped.startswith("#"):
-            issues.add(
-                stripped,
-                "not NX-OS syntax ('!' starts a comment); the switch rejects this line",
-                number,
-            )
-            continue
-        node = Node(text=stripped, line=number, indent=len(body) - len(stripped))
-        while stack and stack[-1].indent >= node.indent:
-            stack.pop()
-        (stack[-1].children if stack else roots).append(node)
-        stack.append(node)
-    return roots
+    """Return the top-level lines of ``text`` with the lines of their modes as children."""
+    return _build(text, GRAMMAR, issues)

@@ -101,12 +101,16 @@ def _ports(
     broken = {p for b in cfg.breakouts for p in b.parents}
     speeds = {c: (b.speed_mbps, b.line) for b in cfg.breakouts for c in b.children()}
     names = ({*cfg.interfaces, *speeds, *oper}) - broken
+    blocked: dict[str, set[str]] = {}
+    for item in issues.items:
+        for port in item.ports or ():
+            blocked.setdefault(port, set()).update(item.features)
     ports: dict[str, Port] = {}
     for port_name in sorted(names, key=_natural):
         src = PortInput(
             port_name, cfg.interfaces.get(port_name), oper.get(port_name), speeds.get(port_name)
         )
-        built = build_port(src, cfg, plan, issues)
+        built = build_port(src, cfg, plan, issues, frozenset(blocked.get(port_name, ())))
         ports[port_name] = built.port
         _port_provenance(provenance, src, files)
         for field, line in built.lines.items():

@@ -68,6 +68,9 @@ class Plan:
     queues: int = 8
     no_drop: NoDrop | None = None
     """None when the network-qos policy is unknown or a no-drop class has no CoS."""
+    forward_nonecn: dict[int, int] = field(default_factory=dict)
+    """qos-group -> line of ``congestion-control random-detect forward-nonecn`` in the system
+    network-qos policy; ``-1`` -> every queue (the global form)."""
 
 
 def build_plan(cfg: NxosConfig, issues: Issues) -> Plan:
@@ -87,6 +90,7 @@ def build_plan(cfg: NxosConfig, issues: Issues) -> Plan:
         plan.queues = 4
     plan.facts["nxos.queues"] = str(plan.queues)
     plan.no_drop = _no_drop(cfg, plan, issues)
+    plan.forward_nonecn = _forward_nonecn(cfg, plan)
     for key, (name, line) in sorted(cfg.system.items()):
         plan.facts[f"nxos.system_qos.{key}"] = name
         if key != "network-qos":
@@ -132,3 +136,15 @@ def _no_drop(cfg: NxosConfig, plan: Plan, issues: Issues) -> NoDrop | None:
         if nq.mtu is not None and nq.mtu_line is not None and (mtu is None or nq.mtu < mtu[0]):
             mtu = (nq.mtu, nq.mtu_line)
     return NoDrop(cos_to_group, line or binding[1], mtu)
+
+
+def _forward_nonecn(cfg: NxosConfig, plan: Plan) -> dict[int, int]:
+    found: dict[int, int] = {}
+    if cfg.forward_nonecn is not None and cfg.forward_nonecn[0]:
+        found[-1] = cfg.forward_nonecn[1]
+    binding = cfg.system.get("network-qos")
+    policy = plan.network.get(binding[0]) if binding is not None else None
+    for group, nq in (policy.classes.items() if policy is not None else ()):
+        if nq.forward_nonecn is not None:
+            found[group] = nq.forward_nonecn
+    return found

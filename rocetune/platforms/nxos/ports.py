@@ -32,7 +32,13 @@ Per-port decisions (each documented with its basis):
 - Link pause: ``flowcontrol receive|send on`` -> True; absent -> operational data, else
   False (802.3x pause is off by default on NX-OS).
 - ECN and schedulers: the egress queuing policy (interface or system) by queue; without one
-  the built-in default policy applies: no ECN (``{}``), scheduler weights unknown.
+  the built-in default policy applies: no ECN (``{}``), scheduler weights unknown. A marking
+  (``ecn``) profile drops non-ECT packets early (``red_drop=True``) unless the system
+  network-qos class of that queue, or the global config, has ``congestion-control
+  random-detect forward-nonecn`` (then ``red_drop=False``).
+- Fields a port's defaults would decide (trust ``port``, MTU 1500, no ECN, no watchdog, no
+  link pause) are left unknown (None) when a line of the port's interface body that may
+  change them was not understood (:func:`unread_defaults`).
 """
 
 from __future__ import annotations
@@ -70,8 +76,40 @@ class PortInput:
     """Speed (Mb/s) and line of the breakout that created the port."""
 
 
-def build_port(src: PortInput, cfg: NxosConfig, plan: Plan, issues: Issues) -> Built:
-    """Build one port from its interface block, the system policies and operational data."""
+_DEFAULTED: dict[str, tuple[str, ...]] = {
+    "trust": ("trust", "dscp_to_priority"),
+    "dscp_map": ("dscp_to_priority",),
+    "mtu": ("mtu",),
+    "pfc": ("pfc_rx", "pfc_tx", "link_pause"),
+    "ecn": ("ecn",),
+    "scheduler": ("schedulers",),
+    "watchdog": ("watchdog",),
+    "speed": ("speed_mbps",),
+}
+"""Feature of an unread interface line -> the port fields it may decide."""
+
+
+def unread_defaults(
+    values: dict[str, object], lines: dict[str, int], blocked: frozenset[str]
+) -> None:
+    """Forget the fields no config line set (defaults) that an unread line may change."""
+    for feature in blocked:
+        for name in _DEFAULTED.get(feature, ()):
+            if name not in lines and name in values:
+                values[name] = None
+
+
+def build_port(
+    src: PortInput,
+    cfg: NxosConfig,
+    plan: Plan,
+    issues: Issues,
+    blocked: frozenset[str] = frozenset(),
+) -> Built:
+    """Build one port from its interface block, the system policies and operational data.
+
+    ``blocked``: features of this port's interface lines that were not understood.
+    """
     lines: dict[str, int] = {}
     iface = src.iface
     values: dict[str, object] = {
@@ -92,6 +130,7 @@ def build_port(src: PortInput, cfg: NxosConfig, plan: Plan, issues: Issues) -> B
         tc_to_pg=dict(identity),
         watchdog=_watchdog(iface, cfg.watchdog, lines),
     )
+    unread_defaults(values, lines, blocked)
     return Built(port=Port.model_validate(values), lines=lines)
 
 
@@ -241,11 +280,19 @@ def _egress(
     ecn: dict[int, EcnProfile] = {}
     schedulers: dict[int, Scheduler] = {}
     lines["ecn"] = lines["schedulers"] = policy.line
+    fwd_all = plan.forward_nonecn.get(-1)
     for queue, entry in sorted(policy.queues.items()):
         if entry.ecn is not None and entry.ecn_line is not None:
-            ecn[queue] = entry.ecn
+            ecn[queue] = _nonecn(entry.ecn, plan.forward_nonecn.get(queue, fwd_all))
             lines[f"ecn.{queue}"] = entry.ecn_line
         if entry.scheduler is not None and entry.scheduler_line is not None:
             schedulers[queue] = entry.scheduler
             lines[f"schedulers.{queue}"] = entry.scheduler_line
     return {"ecn": ecn, "schedulers": schedulers}
+
+
+def _nonecn(profile: EcnProfile, forward_line: int | None) -> EcnProfile:
+    """``forward-nonecn``: a marking queue forwards non-ECT packets (no early drop)."""
+    if forward_line is None or not profile.ecn_mark:
+        return profile
+    return profile.model_copy(update={"red_drop": False})

@@ -24,6 +24,11 @@ used in PFC frames (S20); ``pause no-drop`` and a bare ``pause`` (Nexus 5000 sty
 CoS from ``pfc-cos`` or from the class-map's ``match cos``; ``pause buffer-size ...
 pause-threshold ... resume-threshold ...`` is read for its ``pfc-cos`` and its buffer values
 are reported; ``no pause`` is lossy; ``mtu N`` is the class MTU.
+``congestion-control random-detect forward-nonecn`` makes the WRED-ECN queue of the class
+forward packets that are not ECN-capable instead of early-dropping them (the Nexus 9000 QoS
+guide's "forward non-ECN traffic" option, NX-OS 9.3 and later) **[command placement from the
+guide as remembered; not re-checked against a stored copy]**: the queue's ECN profile then
+has ``red_drop=False`` (see :mod:`.ports`).
 """
 
 from __future__ import annotations
@@ -75,6 +80,8 @@ class NqClass:
     pause_line: int | None = None
     mtu: int | None = None
     mtu_line: int | None = None
+    forward_nonecn: int | None = None
+    """Line of ``congestion-control random-detect forward-nonecn`` in this class."""
 
 
 @dataclass
@@ -235,6 +242,9 @@ def read_network_qos(
 def _nq_action(node: Node, nq: NqClass, cmap: ClassMap | None, issues: Issues) -> None:
     words = node.words
     if words[0] == "description" or node.text in _ACCEPTED_NQ:
+        return
+    if words == ["congestion-control", "random-detect", "forward-nonecn"]:
+        nq.forward_nonecn = node.line
         return
     if words[0] == "mtu" and len(words) == 2:
         mtu = parse_int(words[1], 576, 9216)

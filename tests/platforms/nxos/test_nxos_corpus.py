@@ -120,9 +120,7 @@ def test_invalid_mixed_syntax_guide_reports_every_foreign_line() -> None:
         (6, "ecn enable"),
         (22, "mls qos map cos-dscp 3 26"),
         (26, "# ROCEv2"),
-        (29, "class type queuing c-out-8q-q7"),
         (30, "#q7 for CNP packet"),
-        (31, "priority level 1"),
         (35, "#enable pause frame"),
         (44, "priority-flow-control receive on"),
         (45, "priority-flow-control send on"),
@@ -146,7 +144,7 @@ def test_invalid_mixed_syntax_guide_reports_every_foreign_line() -> None:
             pfc_rx=(3,),
             pfc_tx=(3,),
             pfc_mode="auto",
-            link_pause=False,
+            link_pause=None,  # unread priority-flow-control lines: pause state unknown
             watchdog=Watchdog(enabled=False),
             ecn={
                 3: EcnProfile(
@@ -158,9 +156,16 @@ def test_invalid_mixed_syntax_guide_reports_every_foreign_line() -> None:
                     max_probability_pct=40.0,
                 )
             },
-            schedulers=_scheds({3: 50.0}, "ROCE-QUEUE"),
+            schedulers={
+                **_scheds({3: 50.0}, "ROCE-QUEUE"),
+                # the column-0 class line stays in the policy-map, as the CLI reads it
+                7: Scheduler(name="ROCE-QUEUE", kind="strict"),
+            },
         )
     }
+    interface = [u for u in dev.unparsed if u.line in (44, 45)]
+    assert all(u.ports == ("Ethernet1/1",) and u.features == ("pfc",) for u in interface)
+    assert all(u.ports is None for u in dev.unparsed if u.line not in (44, 45))
 
 
 def test_invalid_guide_lints_with_rt001_findings() -> None:
@@ -168,15 +173,16 @@ def test_invalid_guide_lints_with_rt001_findings() -> None:
     result = api.lint([path])
     assert not result.errors
     rt001 = sorted(f.line for f in result.findings if f.code == "RT001" and f.line is not None)
-    assert rt001 == [2, 3, 6, 22, 26, 29, 30, 31, 35, 44, 45]
+    assert rt001 == [2, 3, 6, 22, 26, 30, 35, 44, 45]
     assert result.exit_code() == 1
 
 
 def test_interface_properties() -> None:
     dev = parse_path(_copy("batfish_nxos_interface_properties.cfg")).device
     assert dev.hostname == "nxos_interface_properties"
-    assert [(u.line, u.item) for u in dev.unparsed] == [
-        (54, "service-policy type qos output pm_qos_out")
+    assert [(u.line, u.item, u.ports) for u in dev.unparsed] == [
+        (52, "packet latency threshold 8", ("Ethernet1/1",)),
+        (54, "service-policy type qos output pm_qos_out", ("Ethernet1/1",)),
     ]
     common = {
         "trust": "port",
@@ -241,7 +247,9 @@ def test_nexus5000_style_file() -> None:
     lines = [u.line for u in dev.unparsed]
     unknown_nq = [50, *range(51, 62), 62, 63, 64, 65, 66, 67, 68, 69, *range(80, 96)]
     unknown_nq += [*range(108, 117), *range(118, 123)]
-    expected = [16, 17, 24, *unknown_nq, 101, 102, 103, 104, 106, 150, 151, 152, 153]
+    # IOS/ASA blocks that are not NX-OS: object network (31-32), service-template (141-149)
+    foreign = [31, 32, *range(141, 150)]
+    expected = [16, 17, 24, *foreign, *unknown_nq, 101, 102, 103, 104, 106, 150, 151, 152, 153]
     assert lines == sorted(expected)
     assert {u.reason for u in dev.unparsed if u.line in (150, 153)} == {
         "global QoS command not modelled"

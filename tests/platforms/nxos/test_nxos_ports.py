@@ -98,7 +98,7 @@ def test_speed_mtu_shutdown_and_invalid_values() -> None:
     got = {n: (p.speed_mbps, p.mtu, p.admin_up) for n, p in dev.ports.items()}
     assert got == {
         "Ethernet1/1": (25_000, 9216, False),
-        "Ethernet1/2": (None, 1500, True),
+        "Ethernet1/2": (None, None, True),  # mtu 99999 is invalid: the MTU is unknown
         "Ethernet1/3": (None, 1500, None),
     }
     assert [(u.line, u.item) for u in dev.unparsed] == [(8, "mtu 99999"), (11, "speed fast")]

@@ -1,0 +1,278 @@
+"""Indented-CLI configuration text (NX-OS, EOS) -> a tree of lines, read as the switch reads it.
+
+A switch's CLI is mode-based: ``interface X`` enters interface mode, ``policy-map P`` enters
+policy mode, ``class C`` inside it enters class mode, and every following command belongs
+to that mode until a command of an enclosing mode (or ``exit``) leaves it. A saved
+``show running-config`` shows the modes by indentation; pasted scripts, vendor runbooks and
+CLI transcripts often do not indent at all. The tree therefore follows both:
+
+- an indented line is a child of the nearest line above it that is indented less (the
+  running-config shape);
+- a line at column 0 is placed by mode: it stays in the innermost open mode that accepts it
+  (:class:`Grammar`), else it is a top-level command; ``exit`` leaves one mode, ``end``
+  leaves all. A mode whose body was indented in the file is closed by any column-0 line
+  except its own sub-mode openers (``class`` after a policy-map);
+- CLI prompts are removed (``leaf01(config-if)# mtu 9216``, ``switch# show run``,
+  ``switch(config)#``); a ``(config)#`` prompt means global mode (closes every open mode);
+  exec commands (``show ...``, ``configure terminal``, ``copy``, ``write``) are consumed;
+- ``banner <kind> <delimiter>...<delimiter>`` (NX-OS, IOS) and ``banner <kind>`` ... ``EOF``
+  (EOS) are consumed whole; ``!`` lines are comments.
+
+:class:`Issues` collects the Unparsed items (RT001) of one file in linear time; each item
+names the ports of the interface body it sits in (``None`` for a global line) and the
+features it may change (:func:`features_of`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from rocetune.model import Unparsed
+from rocetune.model.device import Feature
+
+MAX_ITEM = 200
+MAX_LINES = 500_000
+_PROMPT = re.compile(
+    r"^(?P<host>[A-Za-z0-9][\w.\-:/]{0,62})(?P<mode>\((?:config|cfg)[\w\-./ ]{0,40}\))?"
+    r"(?P<end>#|>)(?=\s|$)\s?"
+)
+_EXEC = re.compile(
+    r"^(?:show|sh|configure|conf|config|copy|write|wr|terminal|term|enable|disable|ping"
+    r"|traceroute|reload|dir|more|bash|run|clear|debug|exit|end|quit|logout)\b"
+)
+_BANNER = re.compile(r"^banner\s+(?:motd|login|exec|incoming|slip-ppp)\b\s*(.*)$")
+
+
+@dataclass
+class Node:
+    """One configuration line and the lines of its mode below it."""
+
+    text: str
+    """The line without prompt, indentation and trailing blanks."""
+    line: int
+    indent: int
+    children: list[Node] = field(default_factory=list)
+    mode: str | None = None
+    """The mode this line opens (``interface``, ``policy``, ``class``), if any."""
+    indented: bool = False
+    """Whether the file indents this mode's body (then column 0 leaves it)."""
+
+    @property
+    def words(self) -> list[str]:
+        """The line split on blanks."""
+        return self.text.split()
+
+    def walk(self) -> Iterator[Node]:
+        """Every line below this one, in file order (not the line itself)."""
+        stack = list(reversed(self.children))
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
+
+
+@dataclass(frozen=True)
+class Grammar:
+    """What a platform's modes are, for column-0 lines.
+
+    ``opens(words, parent_mode)`` -> the mode a line opens (None: a plain command);
+    ``accepts(mode, words)`` -> whether a column-0 line is a command of that open mode;
+    ``submode(mode, words)`` -> whether the line opens a sub-mode of that mode (such lines
+    stay in an indented mode too: NX-OS ``class`` after an indented class).
+    """
+
+    opens: Callable[[list[str], str | None], str | None]
+    accepts: Callable[[str, list[str]], bool]
+    submode: Callable[[str, list[str]], bool]
+    comment: Callable[[str], str | None] = lambda text: None
+    """A reason to report a non-``!`` comment line (NX-OS ``#``), else None to keep it."""
+
+
+def strip_prompt(raw: str) -> tuple[str, str | None]:
+    """``leaf01(config-if)# mtu 9216`` -> (``mtu 9216``, ``sub``); ``switch# x`` -> exec.
+
+    The hint is ``global`` (``(config)#``), ``sub`` (``(config-xxx)#``), ``exec`` (``#`` or
+    ``>`` without a mode) or None (no prompt).
+    """
+    match = _PROMPT.match(raw)
+    if match is None:
+        return raw, None
+    mode = match.group("mode")
+    rest = raw[match.end() :]
+    if mode is None:
+        # ``host#`` alone is a prompt only when a command or nothing follows it
+        return rest, "exec"
+    return rest, "global" if mode in ("(config)", "(cfg)") else "sub"
+
+
+def _banner_end(words_rest: str) -> tuple[str | None, bool]:
+    """The banner's delimiter and whether it closes on its own line."""
+    rest = words_rest.strip()
+    if not rest:
+        return "EOF", False
+    delim = rest[:2] if rest.startswith("^C") else rest[0]
+    return delim, delim in rest[len(delim) :]
+
+
+def build_tree(text: str, grammar: Grammar, issues: Issues) -> list[Node]:
+    """Return the top-level lines of ``text`` with the lines of their modes as children."""
+    roots: list[Node] = []
+    stack: list[Node] = []
+    banner: str | None = None
+    for number, raw in enumerate(text.splitlines()[:MAX_LINES], start=1):
+        body = raw.replace("\t", " ").rstrip().lstrip("\ufeff")
+        if banner is not None:
+            if (banner == "EOF" and body.strip() == "EOF") or (
+                banner != "EOF" and banner in body
+            ):
+                banner = None
+            continue
+        stripped = body.lstrip(" ")
+        indent = len(body) - len(stripped)
+        hint = None
+        if indent == 0:
+            stripped, hint = strip_prompt(stripped)
+            stripped = stripped.strip()
+        if not stripped or stripped.startswith("!"):
+            continue
+        if stripped in ("exit", "end"):
+            _leave(stack, all_modes=stripped == "end")
+            continue
+        if hint == "exec" or (indent == 0 and _EXEC.match(stripped)):
+            continue
+        if hint == "global":
+            stack.clear()
+        match = _BANNER.match(stripped)
+        if match is not None:
+            delim, closed = _banner_end(match.group(1))
+            banner = None if closed else delim
+            continue
+        reason = grammar.comment(stripped)
+        if reason is not None:
+            issues.add(stripped, reason, number, features=())
+            continue
+        node = Node(text=stripped, line=number, indent=indent)
+        parent = _parent(node, stack, grammar) if indent == 0 else _indented(node, stack)
+        node.mode = grammar.opens(node.words, parent.mode if parent else None)
+        (parent.children if parent is not None else roots).append(node)
+        stack.append(node)
+    return roots
+
+
+def _leave(stack: list[Node], *, all_modes: bool) -> None:
+    """``exit`` leaves the innermost open mode, ``end`` every mode."""
+    if all_modes:
+        stack.clear()
+        return
+    while stack and stack[-1].mode is None:
+        stack.pop()
+    if stack:
+        stack.pop()
+
+
+def _indented(node: Node, stack: list[Node]) -> Node | None:
+    while stack and stack[-1].indent >= node.indent:
+        stack.pop()
+    parent = stack[-1] if stack else None
+    if parent is not None:
+        parent.indented = True
+    return parent
+
+
+def _parent(node: Node, stack: list[Node], grammar: Grammar) -> Node | None:
+    words = node.words
+    while stack:
+        top = stack[-1]
+        if top.mode is not None and (
+            grammar.submode(top.mode, words)
+            or (not top.indented and grammar.accepts(top.mode, words))
+        ):
+            node.indent = top.indent if top.indented else 0
+            return top
+        stack.pop()
+    return None
+
+
+def features_of(text: str) -> tuple[Feature, ...]:
+    """The facts a QoS line may change, by its words (``()`` when none is recognisable)."""
+    low = text.lower()
+    words = set(re.split(r"[\s,:=]+", low))
+    found: list[Feature] = []
+    for feature, keys, parts in _FEATURE_WORDS:
+        if (words & keys or any(p in low for p in parts)) and feature not in found:
+            found.append(feature)
+    return tuple(found)
+
+
+_FEATURE_WORDS: tuple[tuple[Feature, frozenset[str], tuple[str, ...]], ...] = (
+    ("trust", frozenset({"trust", "service-profile"}), ("type qos", "qos profile")),
+    (
+        "dscp_map",
+        frozenset({"dscp", "qos-group", "traffic-class", "match", "set", "cos", "dscp2prio"}),
+        ("type qos", "cos-dscp"),
+    ),
+    ("pfc", frozenset({"pfc", "pause", "no-drop", "flowcontrol", "pfc-cos"}), ("flow-control",)),
+    ("watchdog", frozenset({"watchdog"}), ("watch-dog",)),
+    ("ecn", frozenset({"ecn", "random-detect", "wred", "red"}), ("congestion-control",)),
+    (
+        "scheduler",
+        frozenset({"bandwidth", "shape", "tx-queue", "wrr", "ets", "tsa", "strict"}),
+        ("type queuing", "priority level", "priority strict"),
+    ),
+    ("buffers", frozenset({"buffer", "queue-limit", "mmu", "headroom", "pool"}), ("buffer",)),
+    ("mtu", frozenset({"mtu", "jumbomtu"}), ()),
+    ("speed", frozenset({"speed"}), ("breakout",)),
+    ("ports", frozenset(), ("breakout",)),
+    ("lldp", frozenset({"lldp"}), ()),
+    ("cnp", frozenset({"cnp"}), ()),
+)
+
+
+@dataclass
+class Issues:
+    """Collects Unparsed items (RT001) for one input file, without duplicates (linear)."""
+
+    file: str
+    items: list[Unparsed] = field(default_factory=list)
+    ports: tuple[str, ...] | None = None
+    """The ports of the interface body being read (set by the readers), None = global."""
+    _seen: set[tuple[str, str, int | None]] = field(default_factory=set)
+
+    def add(
+        self,
+        item: str,
+        reason: str,
+        line: int | None,
+        *,
+        features: tuple[Feature, ...] | None = None,
+        ports: tuple[str, ...] | None = None,
+    ) -> None:
+        """Record one item the parser did not understand (features guessed when None)."""
+        key = (item[:MAX_ITEM], reason, line)
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        self.items.append(
+            Unparsed(
+                item=key[0],
+                reason=reason,
+                file=self.file,
+                line=line,
+                ports=ports if ports is not None else self.ports,
+                features=features_of(item) if features is None else features,
+            )
+        )
+
+    def node(
+        self, node: Node, reason: str, *, features: tuple[Feature, ...] | None = None
+    ) -> None:
+        """Record one configuration line."""
+        self.add(node.text, reason, node.line, features=features)
+
+    def block(self, node: Node, reason: str) -> None:
+        """Record a line and every line below it."""
+        self.node(node, reason)
+        for child in node.walk():
+            self.node(child, reason)

@@ -42,6 +42,10 @@ _EXEC = re.compile(
     r"^(?:show|sh|configure|conf|config|copy|write|wr|terminal|term|enable|disable|ping"
     r"|traceroute|reload|dir|more|bash|run|clear|debug|exit|end|quit|logout)\b"
 )
+_STRONG_QOS = re.compile(
+    r"priority-flow-control|random-detect|\bqos\b|\bpfc\b|\becn\b|tx-queue|service-policy"
+    r"|no-drop|\bpause\b|qos-group|\bmtu\b"
+)
 _BANNER = re.compile(r"^banner\s+(?:motd|login|exec|incoming|slip-ppp)\b\s*(.*)$")
 
 
@@ -270,6 +274,16 @@ class Issues:
     ) -> None:
         """Record one configuration line."""
         self.add(node.text, reason, node.line, features=features)
+
+    def suspects(self, node: Node, reason: str) -> None:
+        """Record the lines below a skipped (non-QoS) block that look QoS-related.
+
+        Control-plane (CoPP) blocks police traffic to the CPU: not the data path."""
+        if "control-plane" in node.text:
+            return
+        for child in node.walk():
+            if _STRONG_QOS.search(child.text):
+                self.node(child, reason)
 
     def block(self, node: Node, reason: str) -> None:
         """Record a line and every line below it."""

@@ -1,50 +1,103 @@
-"""Running-config text -> a tree of indented lines, and the Unparsed collector.
+"""Running-config text -> a tree of lines (by indentation or by CLI mode), and the RT001 collector.
 
 EOS indents sub-modes (``interface``, ``qos profile``, ``tx-queue``) by three spaces per level
 (some generated configs use four); a line belongs to the nearest preceding line with a smaller
-indent. ``!`` lines are comments or separators (``!!`` inside blocks is a comment too) and
-``end`` closes the configuration; both are skipped. Tabs count as one column each.
+indent. Unindented scripts and CLI transcripts (``switch(config-if-Et1)# mtu 9214``) are read
+by mode (:mod:`rocetune.platforms.common.cli_tree`): a column-0 line stays in the open
+``interface`` / ``qos profile`` mode unless it is a global command (:data:`TOP_WORDS`;
+``qos map|profile|random-detect|rewrite`` and ``priority-flow-control all|pause watchdog
+default|action|override`` are global, other ``qos`` / ``priority-flow-control`` lines are
+interface commands), and in the ``tx-queue N`` sub-mode while it is a queue command
+(``random-detect``, ``bandwidth``, ``priority``, ``shape``). ``!`` lines are comments,
+``end`` closes every mode, ``banner motd`` ... ``EOF`` is skipped. Tabs count as one column.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from rocetune.platforms.common.cli_tree import Grammar, Issues, Node, build_tree
 
-from rocetune.model import Unparsed
+__all__ = ["Issues", "Node", "read_tree", "header_comments", "TOP_WORDS"]
 
-_MAX_ITEM = 200
+TOP_WORDS = frozenset(
+    "interface hostname ip ipv6 router vlan vrf username ntp logging snmp-server"
+    " spanning-tree banner management platform priority-flow-control qos daemon aaa service"
+    " transceiver clock dns lldp mlag hardware monitor policy-map class-map queue-monitor"
+    " event-handler boot enable errdisable mac port-channel route-map peer-filter sflow"
+    " tacacs-server radius-server alias agent ptp bfd mpls traffic-policies system dot1x"
+    " ntp-server prompt schedule tap tunnel-ribs event-monitor load-balance terminal"
+    " application arp no default".split()
+)
+"""First words that are global commands: a column-0 line starting so leaves any mode."""
+_IFACE_TOO = frozenset(
+    "ip ipv6 lldp spanning-tree mac vrf mpls bfd service-policy switchport load-interval"
+    " sflow ptp dot1x logging errdisable hardware".split()
+)
+"""Global words that are interface commands as well."""
+_QUEUE_WORDS = frozenset("random-detect bandwidth priority shape no default".split())
+_QUEUES = ("tx-queue", "uc-tx-queue", "mc-tx-queue")
+OTHER_BLOCKS = frozenset(
+    "router vlan management daemon monitor route-map peer-filter mlag event-handler"
+    " traffic-policies policy-map class-map aaa".split()
+)
 
 
-@dataclass
-class Node:
-    """One configuration line and the lines indented under it."""
-
-    text: str
-    line: int
-    indent: int
-    children: list[Node] = field(default_factory=list)
-
-    @property
-    def words(self) -> list[str]:
-        """The line split on whitespace."""
-        return self.text.split()
+def _head(words: list[str]) -> list[str]:
+    return words[1:] if words[0] in ("no", "default") and len(words) > 1 else words
 
 
-def read_tree(text: str) -> list[Node]:
+def _global_qos(words: list[str]) -> bool:
+    body = _head(words)
+    if body[0] == "qos":
+        return body[1:2] in (["map"], ["profile"], ["random-detect"], ["rewrite"])
+    if body[0] == "priority-flow-control":
+        return body[1:2] == ["all"] or body[1:4] in (
+            ["pause", "watchdog", "default"],
+            ["pause", "watchdog", "action"],
+            ["pause", "watchdog", "override"],
+        )
+    return False
+
+
+def _opens(words: list[str], parent: str | None) -> str | None:
+    if words[0] == "interface" and len(words) > 1:
+        return "interface"
+    if words[:2] == ["qos", "profile"]:
+        return "profile"
+    if words[0] in _QUEUES and parent in ("interface", "profile", "queue"):
+        return "queue"
+    if words[0] == "platform" or words[0] in OTHER_BLOCKS or words[:2] == ["vrf", "instance"]:
+        return "other"
+    return None
+
+
+def _accepts(mode: str, words: list[str]) -> bool:
+    body = _head(words)
+    if mode == "queue":
+        return words[0] in _QUEUE_WORDS and body[0] in _QUEUE_WORDS
+    if mode in ("interface", "profile"):
+        if body[0] in ("qos", "priority-flow-control"):
+            return not _global_qos(words)
+        if body[0] in _IFACE_TOO:
+            return True
+    return body[0] not in TOP_WORDS
+
+
+def _submode(mode: str, words: list[str]) -> bool:
+    return mode in ("interface", "profile") and words[0] in _QUEUES
+
+
+def _comment(text: str) -> str | None:
+    if text.startswith("#"):
+        return "not EOS syntax ('!' starts a comment); the switch rejects this line"
+    return None
+
+
+GRAMMAR = Grammar(opens=_opens, accepts=_accepts, submode=_submode, comment=_comment)
+
+
+def read_tree(text: str, issues: Issues) -> list[Node]:
     """Return the top-level nodes of a configuration text."""
-    roots: list[Node] = []
-    stack: list[Node] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        body = raw.strip()
-        if not body or body.startswith("!") or body == "end":
-            continue
-        indent = len(raw) - len(raw.lstrip())
-        node = Node(text=body, line=number, indent=indent)
-        while stack and stack[-1].indent >= indent:
-            stack.pop()
-        (stack[-1].children if stack else roots).append(node)
-        stack.append(node)
-    return roots
+    return build_tree(text, GRAMMAR, issues)
 
 
 def header_comments(text: str, limit: int = 40) -> list[str]:
@@ -55,21 +108,3 @@ def header_comments(text: str, limit: int = 40) -> list[str]:
         if body.startswith("!"):
             out.append(body.lstrip("!").strip())
     return out
-
-
-@dataclass
-class Issues:
-    """Collects Unparsed items (RT001) for one input file, without duplicates."""
-
-    file: str
-    items: list[Unparsed] = field(default_factory=list)
-
-    def add(self, item: str, reason: str, line: int | None) -> None:
-        """Record one item the parser did not understand (or does not model)."""
-        entry = Unparsed(item=item[:_MAX_ITEM], reason=reason, file=self.file, line=line)
-        if entry not in self.items:
-            self.items.append(entry)
-
-    def node(self, node: Node, reason: str) -> None:
-        """Record a configuration line."""
-        self.add(node.text, reason, node.line)

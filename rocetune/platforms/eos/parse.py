@@ -21,6 +21,7 @@ import re
 from rocetune.errors import ParseError
 from rocetune.model import Device, LldpNeighbor, Port, Unparsed
 from rocetune.platforms.base import ParseResult, Provenance
+from rocetune.platforms.common.unread import blocked_features
 from rocetune.platforms.eos.blocks import Issues, read_tree
 from rocetune.platforms.eos.commands import (
     INTERFACES_STATUS,
@@ -48,7 +49,7 @@ def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResu
         msg = "no `show running-config` output in the snapshot"
         raise ParseError(msg, file=snapshot.origin or None)
     issues = Issues(source.path)
-    config = read_config(source.text, read_tree(source.text), issues)
+    config = read_config(source.text, read_tree(source.text, issues), issues)
     provenance = Provenance()
     provenance.add("", source.path, 1)
     oper, oper_file, oper_items = _status(snapshot)
@@ -106,9 +107,10 @@ def _ports(
     configured = {n for n, c in config.interfaces.items() if c.kind == "ethernet"}
     seen = {n for n in oper if n.startswith("Ethernet") and "." not in n}
     ports: dict[str, Port] = {}
+    blocked = blocked_features(issues.items)
     for port_name in sorted(configured | seen, key=_natural):
         iface = config.interfaces.get(port_name) or InterfaceConf(name=port_name, line=0)
-        built = build_port(port_name, iface, config, oper.get(port_name), issues)
+        built = build_port(port_name, iface, config, oper.get(port_name), issues, blocked)
         ports[port_name] = built.port
         if iface.line:
             provenance.add(f"ports.{port_name}", config_file, iface.line)

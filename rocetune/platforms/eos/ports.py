@@ -62,10 +62,12 @@ Mapping onto the model (DSCP -> traffic class -> tx-queue):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from rocetune.model import EcnProfile, Port, Scheduler, Trust, Watchdog
+from rocetune.platforms.common.unread import unread_defaults
 from rocetune.platforms.eos.blocks import Issues
 from rocetune.platforms.eos.operational import OperLink
 from rocetune.platforms.eos.shape import (
@@ -134,9 +136,19 @@ class _Ctx:
 
 
 def build_port(
-    name: str, iface: InterfaceConf, config: EosConfig, oper: OperLink | None, issues: Issues
+    name: str,
+    iface: InterfaceConf,
+    config: EosConfig,
+    oper: OperLink | None,
+    issues: Issues,
+    blocked: Mapping[str, frozenset[str]] | None = None,
 ) -> Built:
-    """Build one Ethernet port from its configuration, the global level and operational data."""
+    """Build one Ethernet port from its configuration, the global level and operational data.
+
+    ``blocked``: interface -> features of its lines that were not understood; the fields they
+    may change are unknown (None) where only a default decided them (the port's own lines and
+    its Port-Channel's count).
+    """
     ctx = _context(iface, config, issues)
     fields = _Fields()
     _link(ctx, fields, oper)
@@ -147,6 +159,11 @@ def build_port(
     _queues(ctx, fields)
     for unknown in ("tc_to_pg", "pfc_priority_to_pg", "pg_buffers", "queue_buffers"):
         fields.put(unknown, None)
+    if blocked:
+        features = set(blocked.get(name, ()))
+        if ctx.member_of is not None:
+            features |= blocked.get(ctx.member_of.name, frozenset())
+        unread_defaults(fields.values, {**fields.lines, **fields.oper_lines}, features)
     port = Port(name=name, **fields.values)
     return Built(port=port, lines=fields.lines, oper_lines=fields.oper_lines)
 

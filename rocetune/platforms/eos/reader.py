@@ -56,7 +56,31 @@ _PORTISH = re.compile(r"(?i)(et|po)")
 _TRUST: dict[str, Trust] = {"dscp": "dscp", "cos": "pcp"}
 _ACTIONS = {"drop": "drop", "no-drop": "forward"}
 _FEC = {"reed-solomon": "rs", "fire-code": "fc"}
-_MAX_MTU = 65_535
+_MAX_MTU = 9_214
+"""EOS ``mtu <68-9214>`` (the interface L3 MTU range of the EOS manual) **[the range of
+some newer platforms may differ]**; ``l2 mtu`` takes frames up to :data:`_MAX_L2_MTU`."""
+_MAX_L2_MTU = 65_535
+NOT_QOS_TOP = frozenset(
+    "ip ipv6 router vlan vrf username ntp logging snmp-server spanning-tree management daemon"
+    " aaa service transceiver clock dns lldp mlag hardware monitor policy-map class-map"
+    " queue-monitor event-handler boot enable errdisable mac port-channel route-map"
+    " peer-filter sflow tacacs-server radius-server alias agent ptp bfd mpls traffic-policies"
+    " system dot1x ntp-server prompt schedule tap tunnel-ribs event-monitor load-balance"
+    " terminal application arp banner switchport interface vxlan tcam ip-sla sla email"
+    " cvx redundancy ssh openconfig dhcp igmp vmtracer virtual-cable-tester".split()
+)
+"""Global commands known to change no QoS fact rocetune models (consumed; QoS-looking lines
+inside their blocks are still reported)."""
+NOT_QOS_IFACE = frozenset(
+    "description ip ipv6 vrf switchport channel-group lacp lldp spanning-tree mac bfd mpls"
+    " load-interval sflow ptp dot1x logging errdisable link-debounce storm-control"
+    " vxlan pim isis ospf ospfv3 vrrp mlag arp dhcp igmp tcp ntp snmp transceiver"
+    " error-correction phy hardware encapsulation profile counter traffic-loopback"
+    " link-tracking port-channel evpn multicast ethernet-segment vmtracer"
+    " shutdown switchport mtu l2 speed flowcontrol unidirectional tx cpu mac-address"
+    " l2-protocol msrp mvrp lacp-timeout".split()
+)
+"""First words of interface commands known to change no QoS fact (consumed, not reported)."""
 REWRITE = (
     "DSCP rewrite is on: egress DSCP follows the traffic-class to DSCP map, whose EOS defaults "
     "are not modelled"
@@ -97,6 +121,10 @@ def _top(node: Node, config: EosConfig, issues: Issues) -> None:
         _global_pfc(node, words[1:], config.globals, issues)
     elif head == "platform":
         _platform(node, words, config, issues)
+    elif (words[1] if head in ("no", "default") and len(words) > 1 else head) in NOT_QOS_TOP:
+        issues.suspects(node, "QoS-looking line inside a block rocetune does not read")
+    else:
+        issues.block(node, "command not understood (not a global EOS command rocetune knows)")
 
 
 def _profile(node: Node, words: list[str], config: EosConfig, issues: Issues) -> None:
@@ -111,7 +139,7 @@ def _profile(node: Node, words: list[str], config: EosConfig, issues: Issues) ->
 
 def _interface(node: Node, spec: str, config: EosConfig, issues: Issues) -> None:
     if spec == "defaults":
-        _defaults(node, config.globals)
+        _defaults(node, config.globals, issues)
         return
     names = values.expand_interfaces(spec)
     if names is None or not all(n.startswith(_PORT_TYPES) for n in names):
@@ -121,14 +149,18 @@ def _interface(node: Node, spec: str, config: EosConfig, issues: Issues) -> None
             config.tunnels.append(spec)
         _other_interface(node, issues)
         return
-    for name in names:
-        conf = config.interfaces.get(name)
-        if conf is None:
-            kind: IfKind = "ethernet" if name.startswith("Ethernet") else "port-channel"
-            conf = InterfaceConf(name=name, line=node.line, kind=kind)
-            config.interfaces[name] = conf
-        for child in node.children:
-            _interface_line(child, conf, issues)
+    issues.ports = tuple(names)
+    try:
+        for name in names:
+            conf = config.interfaces.get(name)
+            if conf is None:
+                kind: IfKind = "ethernet" if name.startswith("Ethernet") else "port-channel"
+                conf = InterfaceConf(name=name, line=node.line, kind=kind)
+                config.interfaces[name] = conf
+            for child in node.children:
+                _interface_line(child, conf, issues)
+    finally:
+        issues.ports = None
 
 
 def _other_interface(node: Node, issues: Issues) -> None:
@@ -141,7 +173,7 @@ def _other_interface(node: Node, issues: Issues) -> None:
             issues.node(child, POLICY_MAP)
 
 
-def _defaults(node: Node, conf: GlobalConf) -> None:
+def _defaults(node: Node, conf: GlobalConf, issues: Issues) -> None:
     for child in node.children:
         words = child.words
         if words[0] == "mtu" and len(words) == 2:
@@ -151,6 +183,10 @@ def _defaults(node: Node, conf: GlobalConf) -> None:
             for sub in child.children:
                 if sub.words in (["shutdown"], ["no", "shutdown"]):
                     conf.default_shutdown = At(sub.words == ["shutdown"], sub.line)
+                else:
+                    issues.node(sub, "interface defaults statement not understood")
+        else:
+            issues.node(child, "interface defaults statement not understood")
 
 
 def _interface_line(node: Node, conf: InterfaceConf, issues: Issues) -> None:
@@ -181,14 +217,19 @@ def _interface_line(node: Node, conf: InterfaceConf, issues: Issues) -> None:
         _fec(node, body[2:], words[0], conf)
     elif _SUSPECT.search(head) and head not in _NOT_QOS:
         issues.node(node, "interface QoS statement not understood")
+    elif head not in NOT_QOS_IFACE:
+        issues.node(node, "interface command not understood")
+    elif node.children:
+        issues.suspects(node, "QoS-looking line inside an interface block rocetune does not read")
 
 
 def _mtu(node: Node, body: list[str], neg: bool, conf: InterfaceConf, issues: Issues) -> None:
     l2 = body[0] == "l2"
     rest = body[2:] if l2 else body[1:]
-    value = values.as_int(rest[0], 68, _MAX_MTU) if len(rest) == 1 and not neg else None
+    high = _MAX_L2_MTU if l2 else _MAX_MTU
+    value = values.as_int(rest[0], 68, high) if len(rest) == 1 and not neg else None
     if value is None and not neg:
-        issues.node(node, "unreadable MTU")
+        issues.node(node, f"unreadable or invalid MTU (EOS takes 68-{high})", features=("mtu",))
         return
     setting = None if value is None else At(value, node.line)
     if l2:

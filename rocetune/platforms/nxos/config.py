@@ -142,7 +142,7 @@ def _top(node: Node, cfg: NxosConfig, issues: Issues) -> None:
     elif head in GLOBAL_QOS_WORDS or words[:2] == ["hardware", "qos"]:
         issues.block(node, "global QoS command not modelled")
     elif _skipped(words):
-        return
+        issues.suspects(node, "QoS-looking line inside a block rocetune does not read")
     else:
         issues.block(node, "command not understood (not a global NX-OS command rocetune knows)")
 

@@ -24,6 +24,7 @@ import re
 from rocetune.errors import ParseError
 from rocetune.model import Device, LldpNeighbor, Port, Unparsed
 from rocetune.platforms.base import ParseResult, Provenance
+from rocetune.platforms.common.unread import blocked_features
 from rocetune.platforms.nxos.commands import INTERFACES, LLDP, RUNNING_CONFIG
 from rocetune.platforms.nxos.config import NxosConfig, read_config
 from rocetune.platforms.nxos.lines import Issues, build_tree
@@ -101,16 +102,13 @@ def _ports(
     broken = {p for b in cfg.breakouts for p in b.parents}
     speeds = {c: (b.speed_mbps, b.line) for b in cfg.breakouts for c in b.children()}
     names = ({*cfg.interfaces, *speeds, *oper}) - broken
-    blocked: dict[str, set[str]] = {}
-    for item in issues.items:
-        for port in item.ports or ():
-            blocked.setdefault(port, set()).update(item.features)
+    blocked = blocked_features(issues.items)
     ports: dict[str, Port] = {}
     for port_name in sorted(names, key=_natural):
         src = PortInput(
             port_name, cfg.interfaces.get(port_name), oper.get(port_name), speeds.get(port_name)
         )
-        built = build_port(src, cfg, plan, issues, frozenset(blocked.get(port_name, ())))
+        built = build_port(src, cfg, plan, issues, blocked.get(port_name, frozenset()))
         ports[port_name] = built.port
         _port_provenance(provenance, src, files)
         for field, line in built.lines.items():

@@ -46,6 +46,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rocetune.model import EcnProfile, Port, Scheduler, Trust, Watchdog
+from rocetune.platforms.common.unread import unread_defaults
 from rocetune.platforms.nxos.config import GlobalWatchdog, NxosConfig
 from rocetune.platforms.nxos.interfaces import IfaceConfig
 from rocetune.platforms.nxos.lines import Issues
@@ -74,29 +75,6 @@ class PortInput:
     oper: OperPort | None
     breakout_speed: tuple[int, int] | None
     """Speed (Mb/s) and line of the breakout that created the port."""
-
-
-_DEFAULTED: dict[str, tuple[str, ...]] = {
-    "trust": ("trust", "dscp_to_priority"),
-    "dscp_map": ("dscp_to_priority",),
-    "mtu": ("mtu",),
-    "pfc": ("pfc_rx", "pfc_tx", "link_pause"),
-    "ecn": ("ecn",),
-    "scheduler": ("schedulers",),
-    "watchdog": ("watchdog",),
-    "speed": ("speed_mbps",),
-}
-"""Feature of an unread interface line -> the port fields it may decide."""
-
-
-def unread_defaults(
-    values: dict[str, object], lines: dict[str, int], blocked: frozenset[str]
-) -> None:
-    """Forget the fields no config line set (defaults) that an unread line may change."""
-    for feature in blocked:
-        for name in _DEFAULTED.get(feature, ()):
-            if name not in lines and name in values:
-                values[name] = None
 
 
 def build_port(

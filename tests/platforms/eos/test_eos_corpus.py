@@ -176,7 +176,7 @@ def test_avd_qos_device() -> None:
 def test_avd_qos_vendor_shape() -> None:
     text = QOS.read_text()
     issues = Issues("qos.cfg")
-    config = read_config(text, read_tree(text), issues)
+    config = read_config(text, read_tree(text, issues), issues)
     pfc = config.profiles["test_with_pfc"]
     assert pfc.pfc_on == At(True, 72)
     assert pfc.pfc_priorities == {0: At(True, 73), 1: At(False, 74)}

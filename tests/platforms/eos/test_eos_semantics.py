@@ -60,7 +60,8 @@ def test_faulty_leaf_ports() -> None:
         "Ethernet7": (True, None, None, "pcp", (), True, "auto"),
         "Ethernet9": (True, 9214, None, "dscp", (3,), False, "auto"),  # Port-Channel10
         "Ethernet10": (True, 9214, None, "dscp", (), False, "auto"),  # its own `no pfc`
-        "Ethernet11": (True, 9214, None, "pcp", (), False, "auto"),  # l2 mtu
+        # l2 mtu; the unread service-policy may classify: the pcp default is not asserted
+        "Ethernet11": (True, 9214, None, None, (), False, "auto"),
     }
     watchdogs = {n: ports[n].watchdog for n in ("Ethernet1", "Ethernet2", "Ethernet3", "Ethernet4")}
     # Timers and actions but no `priority-flow-control pause watchdog` line: whether the
@@ -377,7 +378,8 @@ def test_unknown_and_unreadable_qos_lines_are_rt001() -> None:
         ("platform trident mmu buffer-profile deep", 29),
     ]
     port = dev.ports["Ethernet1"]
-    assert (port.mtu, port.speed_mbps, port.trust) == (None, None, "pcp")
+    # "qos trust everything" was not understood: the switched-port default (pcp) is not asserted
+    assert (port.mtu, port.speed_mbps, port.trust) == (None, None, None)
     assert dev.hostname == "sw"
 
 

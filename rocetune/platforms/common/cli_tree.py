@@ -36,7 +36,7 @@ MAX_ITEM = 200
 MAX_LINES = 500_000
 _PROMPT = re.compile(
     r"^(?P<host>[A-Za-z0-9][\w.\-:/]{0,62})(?P<mode>\((?:config|cfg)[\w\-./ ]{0,40}\))?"
-    r"(?P<end>#|>)(?=\s|$)\s?"
+    r"(?P<end>#|>)(?=[\sa-z]|$)\s?"
 )
 _EXEC = re.compile(
     r"^(?:show|sh|configure|conf|config|copy|write|wr|terminal|term|enable|disable|ping"
@@ -46,6 +46,8 @@ _STRONG_QOS = re.compile(
     r"priority-flow-control|random-detect|\bqos\b|\bpfc\b|\becn\b|tx-queue|service-policy"
     r"|no-drop|\bpause\b|qos-group|\bmtu\b"
 )
+_ECHO = ("Enter configuration commands, one per line.",)
+"""What the CLI prints on ``configure terminal`` (a transcript line, not configuration)."""
 _BANNER = re.compile(r"^banner\s+(?:motd|login|exec|incoming|slip-ppp)\b\s*(.*)$")
 
 
@@ -111,6 +113,13 @@ def strip_prompt(raw: str) -> tuple[str, str | None]:
     return rest, "global" if mode in ("(config)", "(cfg)") else "sub"
 
 
+def unprompt(text: str) -> str:
+    """``text`` with the CLI prompt removed from every line (for sniffing)."""
+    if "#" not in text and ">" not in text:
+        return text
+    return "\n".join(strip_prompt(line)[0] for line in text.splitlines())
+
+
 def _banner_end(words_rest: str) -> tuple[str | None, bool]:
     """The banner's delimiter and whether it closes on its own line."""
     rest = words_rest.strip()
@@ -139,7 +148,7 @@ def build_tree(text: str, grammar: Grammar, issues: Issues) -> list[Node]:
         if indent == 0:
             stripped, hint = strip_prompt(stripped)
             stripped = stripped.strip()
-        if not stripped or stripped.startswith("!"):
+        if not stripped or stripped.startswith("!") or stripped.startswith(_ECHO):
             continue
         if stripped in ("exit", "end"):
             _leave(stack, all_modes=stripped == "end")

@@ -22,6 +22,7 @@ import json
 import re
 from typing import Any
 
+from rocetune.platforms.common.cli_tree import unprompt
 from rocetune.snapshot import Command
 
 RUNNING_CONFIG = Command(id="running_config", command="show running-config")
@@ -80,6 +81,7 @@ def sniff(text: str) -> Command | None:
 
 def _sniff(text: str) -> Command | None:
     body = text.lstrip("\ufeff").strip()
+    body = unprompt(body)
     if not body:
         return None
     if body[0] == "{":

@@ -108,7 +108,7 @@ def _ports(
     seen = {n for n in oper if n.startswith("Ethernet") and "." not in n}
     ports: dict[str, Port] = {}
     blocked = blocked_features(issues.items)
-    for port_name in sorted(configured | seen, key=_natural):
+    for port_name in sorted((configured | seen) - _inactive_lanes(config), key=_natural):
         iface = config.interfaces.get(port_name) or InterfaceConf(name=port_name, line=0)
         built = build_port(port_name, iface, config, oper.get(port_name), issues, blocked)
         ports[port_name] = built.port
@@ -153,3 +153,19 @@ def _facts(config: EosConfig) -> dict[str, str]:
 
 def _natural(text: str) -> tuple[object, ...]:
     return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text))
+
+
+def _inactive_lanes(config: EosConfig) -> set[str]:
+    """Lanes a multi-lane speed on lane 1 takes over (``Ethernet1/1`` ``speed 100g-4`` ->
+    ``Ethernet1/2``-``/4`` carry no port of their own)."""
+    out: set[str] = set()
+    for name, conf in config.interfaces.items():
+        match = _LANE_ONE.fullmatch(name)
+        if match is None or conf.lanes is None:
+            continue
+        for lane in range(int(match.group(2)) + 1, int(match.group(2)) + conf.lanes):
+            out.add(f"{match.group(1)}/{lane}")
+    return out
+
+
+_LANE_ONE = re.compile(r"(Ethernet\d+(?:/\d+)?)/(\d+)")

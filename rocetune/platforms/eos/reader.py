@@ -56,6 +56,7 @@ _PORTISH = re.compile(r"(?i)(et|po)")
 _TRUST: dict[str, Trust] = {"dscp": "dscp", "cos": "pcp"}
 _ACTIONS = {"drop": "drop", "no-drop": "forward"}
 _FEC = {"reed-solomon": "rs", "fire-code": "fc"}
+_LANES = re.compile(r"g-(\d)$")
 _MAX_MTU = 9_214
 """EOS ``mtu <68-9214>`` (the interface L3 MTU range of the EOS manual) **[the range of
 some newer platforms may differ]**; ``l2 mtu`` takes frames up to :data:`_MAX_L2_MTU`."""
@@ -247,6 +248,8 @@ def _speed(node: Node, rest: list[str], neg: bool, conf: InterfaceConf, issues: 
         issues.node(node, "unreadable speed")
         return
     conf.speed = At(got[1], node.line)
+    lanes = _LANES.search(rest[-1]) if rest else None
+    conf.lanes = int(lanes.group(1)) if lanes else None
 
 
 def _flowcontrol(

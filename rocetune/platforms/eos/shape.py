@@ -87,6 +87,8 @@ class InterfaceConf(QosConf):
     l2_mtu: At[int] | None = None
     speed: At[int | None] | None = None
     """Mb/s; value None = ``speed auto`` / ``no speed``."""
+    lanes: int | None = None
+    """Lanes the configured speed uses (``speed 100g-4`` -> 4); None when the speed names none."""
     shutdown: At[bool] | None = None
     switchport: At[bool] | None = None
     channel_group: At[int | None] | None = None

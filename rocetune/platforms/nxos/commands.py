@@ -32,6 +32,7 @@ import json
 import re
 from typing import Any
 
+from rocetune.platforms.common.cli_tree import unprompt
 from rocetune.snapshot import Command
 
 RUNNING_CONFIG = Command(id="running_config", command="show running-config", encoding="text")
@@ -84,6 +85,7 @@ def sniff(text: str) -> Command | None:
 
 def _sniff(text: str) -> Command | None:
     body = text.lstrip("\ufeff \t\r\n").replace("\r", "")
+    body = unprompt(body)
     if body[:1] in ("{", "["):
         try:
             return _sniff_json(json.loads(body))

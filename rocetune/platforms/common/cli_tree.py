@@ -96,6 +96,11 @@ class Grammar:
     """A reason to report a non-``!`` comment line (NX-OS ``#``), else None to keep it."""
 
 
+def word_set(text: str) -> frozenset[str]:
+    """The blank-separated words of ``text`` (keyword tables)."""
+    return frozenset(text.split())
+
+
 def strip_prompt(raw: str) -> tuple[str, str | None]:
     """``leaf01(config-if)# mtu 9216`` -> (``mtu 9216``, ``sub``); ``switch# x`` -> exec.
 
@@ -137,9 +142,7 @@ def build_tree(text: str, grammar: Grammar, issues: Issues) -> list[Node]:
     for number, raw in enumerate(text.splitlines()[:MAX_LINES], start=1):
         body = raw.replace("\t", " ").rstrip().lstrip("\ufeff")
         if banner is not None:
-            if (banner == "EOF" and body.strip() == "EOF") or (
-                banner != "EOF" and banner in body
-            ):
+            if (banner == "EOF" and body.strip() == "EOF") or (banner != "EOF" and banner in body):
                 banner = None
             continue
         stripped = body.lstrip(" ")
@@ -220,18 +223,22 @@ def features_of(text: str) -> tuple[Feature, ...]:
 
 
 _FEATURE_WORDS: tuple[tuple[Feature, frozenset[str], tuple[str, ...]], ...] = (
-    ("trust", frozenset({"trust", "service-profile"}), ("type qos", "qos profile")),
+    ("trust", frozenset({"trust", "service-profile", "--trust"}), ("type qos", "qos profile")),
     (
         "dscp_map",
         frozenset({"dscp", "qos-group", "traffic-class", "match", "set", "cos", "dscp2prio"}),
         ("type qos", "cos-dscp"),
     ),
-    ("pfc", frozenset({"pfc", "pause", "no-drop", "flowcontrol", "pfc-cos"}), ("flow-control",)),
+    (
+        "pfc",
+        frozenset({"pfc", "pause", "no-drop", "flowcontrol", "pfc-cos"}),
+        ("flow-control", "pfc"),
+    ),
     ("watchdog", frozenset({"watchdog"}), ("watch-dog",)),
     ("ecn", frozenset({"ecn", "random-detect", "wred", "red"}), ("congestion-control",)),
     (
         "scheduler",
-        frozenset({"bandwidth", "shape", "tx-queue", "wrr", "ets", "tsa", "strict"}),
+        frozenset({"bandwidth", "shape", "tx-queue", "wrr", "ets", "tsa", "strict", "--tsa"}),
         ("type queuing", "priority level", "priority strict"),
     ),
     ("buffers", frozenset({"buffer", "queue-limit", "mmu", "headroom", "pool"}), ("buffer",)),
@@ -239,7 +246,10 @@ _FEATURE_WORDS: tuple[tuple[Feature, frozenset[str], tuple[str, ...]], ...] = (
     ("speed", frozenset({"speed"}), ("breakout",)),
     ("ports", frozenset(), ("breakout",)),
     ("lldp", frozenset({"lldp"}), ()),
-    ("cnp", frozenset({"cnp"}), ()),
+    ("cnp", frozenset({"cnp"}), ("cnp_",)),
+    ("dscp_map", frozenset({"tos", "tclass", "traffic_class"}), ("roce_tos",)),
+    ("dcqcn", frozenset({"dcqcn"}), ("roce_np", "roce_rp", "rpg_", "dce_tcp")),
+    ("roce_mode", frozenset(), ("roce_mode", "roce v")),
 )
 
 
@@ -278,9 +288,7 @@ class Issues:
             )
         )
 
-    def node(
-        self, node: Node, reason: str, *, features: tuple[Feature, ...] | None = None
-    ) -> None:
+    def node(self, node: Node, reason: str, *, features: tuple[Feature, ...] | None = None) -> None:
         """Record one configuration line."""
         self.add(node.text, reason, node.line, features=features)
 

@@ -14,30 +14,30 @@ interface commands), and in the ``tx-queue N`` sub-mode while it is a queue comm
 
 from __future__ import annotations
 
-from rocetune.platforms.common.cli_tree import Grammar, Issues, Node, build_tree
+from rocetune.platforms.common.cli_tree import Grammar, Issues, Node, build_tree, word_set
 
-__all__ = ["Issues", "Node", "read_tree", "header_comments", "TOP_WORDS"]
+__all__ = ["TOP_WORDS", "Issues", "Node", "header_comments", "read_tree"]
 
-TOP_WORDS = frozenset(
+TOP_WORDS = word_set(
     "interface hostname ip ipv6 router vlan vrf username ntp logging snmp-server"
     " spanning-tree banner management platform priority-flow-control qos daemon aaa service"
     " transceiver clock dns lldp mlag hardware monitor policy-map class-map queue-monitor"
     " event-handler boot enable errdisable mac port-channel route-map peer-filter sflow"
     " tacacs-server radius-server alias agent ptp bfd mpls traffic-policies system dot1x"
     " ntp-server prompt schedule tap tunnel-ribs event-monitor load-balance terminal"
-    " application arp no default".split()
+    " application arp no default"
 )
 """First words that are global commands: a column-0 line starting so leaves any mode."""
-_IFACE_TOO = frozenset(
+_IFACE_TOO = word_set(
     "ip ipv6 lldp spanning-tree mac vrf mpls bfd service-policy switchport load-interval"
-    " sflow ptp dot1x logging errdisable hardware".split()
+    " sflow ptp dot1x logging errdisable hardware"
 )
 """Global words that are interface commands as well."""
-_QUEUE_WORDS = frozenset("random-detect bandwidth priority shape no default".split())
+_QUEUE_WORDS = word_set("random-detect bandwidth priority shape no default")
 _QUEUES = ("tx-queue", "uc-tx-queue", "mc-tx-queue")
-OTHER_BLOCKS = frozenset(
+OTHER_BLOCKS = word_set(
     "router vlan management daemon monitor route-map peer-filter mlag event-handler"
-    " traffic-policies policy-map class-map aaa".split()
+    " traffic-policies policy-map class-map aaa"
 )
 
 

@@ -110,7 +110,7 @@ def _ports(
     blocked = blocked_features(issues.items)
     for port_name in sorted((configured | seen) - _inactive_lanes(config), key=_natural):
         iface = config.interfaces.get(port_name) or InterfaceConf(name=port_name, line=0)
-        built = build_port(port_name, iface, config, oper.get(port_name), issues, blocked)
+        built = build_port(port_name, iface, config, oper.get(port_name), issues, blocked=blocked)
         ports[port_name] = built.port
         if iface.line:
             provenance.add(f"ports.{port_name}", config_file, iface.line)

@@ -141,6 +141,7 @@ def build_port(
     config: EosConfig,
     oper: OperLink | None,
     issues: Issues,
+    *,
     blocked: Mapping[str, frozenset[str]] | None = None,
 ) -> Built:
     """Build one Ethernet port from its configuration, the global level and operational data.

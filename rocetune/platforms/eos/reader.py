@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 
 from rocetune.model import Trust
+from rocetune.platforms.common.cli_tree import word_set
 from rocetune.platforms.eos import values
 from rocetune.platforms.eos.blocks import Issues, Node, header_comments
 from rocetune.platforms.eos.qos_lines import POLICY_MAP, read_qos
@@ -61,25 +62,25 @@ _MAX_MTU = 9_214
 """EOS ``mtu <68-9214>`` (the interface L3 MTU range of the EOS manual) **[the range of
 some newer platforms may differ]**; ``l2 mtu`` takes frames up to :data:`_MAX_L2_MTU`."""
 _MAX_L2_MTU = 65_535
-NOT_QOS_TOP = frozenset(
+NOT_QOS_TOP = word_set(
     "ip ipv6 router vlan vrf username ntp logging snmp-server spanning-tree management daemon"
     " aaa service transceiver clock dns lldp mlag hardware monitor policy-map class-map"
     " queue-monitor event-handler boot enable errdisable mac port-channel route-map"
     " peer-filter sflow tacacs-server radius-server alias agent ptp bfd mpls traffic-policies"
     " system dot1x ntp-server prompt schedule tap tunnel-ribs event-monitor load-balance"
     " terminal application arp banner switchport interface vxlan tcam ip-sla sla email"
-    " cvx redundancy ssh openconfig dhcp igmp vmtracer virtual-cable-tester".split()
+    " cvx redundancy ssh openconfig dhcp igmp vmtracer virtual-cable-tester"
 )
 """Global commands known to change no QoS fact rocetune models (consumed; QoS-looking lines
 inside their blocks are still reported)."""
-NOT_QOS_IFACE = frozenset(
+NOT_QOS_IFACE = word_set(
     "description ip ipv6 vrf switchport channel-group lacp lldp spanning-tree mac bfd mpls"
     " load-interval sflow ptp dot1x logging errdisable link-debounce storm-control"
     " vxlan pim isis ospf ospfv3 vrrp mlag arp dhcp igmp tcp ntp snmp transceiver"
     " error-correction phy hardware encapsulation profile counter traffic-loopback"
     " link-tracking port-channel evpn multicast ethernet-segment vmtracer"
     " shutdown switchport mtu l2 speed flowcontrol unidirectional tx cpu mac-address"
-    " l2-protocol msrp mvrp lacp-timeout".split()
+    " l2-protocol msrp mvrp lacp-timeout"
 )
 """First words of interface commands known to change no QoS fact (consumed, not reported)."""
 REWRITE = (

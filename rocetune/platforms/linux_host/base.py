@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from rocetune.model import Unparsed
+from rocetune.platforms.common.cli_tree import features_of
 from rocetune.platforms.linux_host.segments import Segment
 
 _MAX_ITEM = 160
@@ -48,13 +49,24 @@ class Notes:
     file: str
     items: list[Unparsed] = field(default_factory=list)
     errors: list[tuple[int | None, str]] = field(default_factory=list)
+    ports: tuple[str, ...] | None = None
+    """The NIC the output being read belongs to (None: not known or not one NIC)."""
 
     def unparsed(self, item: str, reason: str, line: int | None) -> None:
         """Record a QoS-relevant line (or value) the parser did not understand."""
         text = item.strip()
         if len(text) > _MAX_ITEM:
             text = text[:_MAX_ITEM] + "..."
-        self.items.append(Unparsed(item=text, reason=reason, file=self.file, line=line))
+        self.items.append(
+            Unparsed(
+                item=text,
+                reason=reason,
+                file=self.file,
+                line=line,
+                ports=self.ports,
+                features=features_of(text),
+            )
+        )
 
     def error(self, line: int | None, text: str) -> None:
         """Record a tool error message (the value it should have printed stays unknown)."""

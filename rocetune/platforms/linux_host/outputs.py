@@ -15,7 +15,7 @@ from pathlib import PurePath
 
 from rocetune.model import Unparsed
 from rocetune.platforms.linux_host import commands as c
-from rocetune.platforms.linux_host import ethtool, mlnx_qos, rdma, sysfs
+from rocetune.platforms.linux_host import ethtool, mlnx_qos, rdma, sets, sysfs
 from rocetune.platforms.linux_host.base import Found, Notes, take_errors
 from rocetune.platforms.linux_host.mlxconfig import Section, parse_mlxconfig
 from rocetune.platforms.linux_host.names import (
@@ -156,13 +156,23 @@ def _read_segments(
         if index > 0:
             assert segment.command is not None
             found = c.identify(segment.command)
+            echoed = sets.echo_traffic_class(segment.command) if found is None else None
+            if echoed is not None:
+                target = _Target(c.TCLASS, _valid(c.TCLASS, echoed[0]), RANK_COMMAND)
+                _register(out, target)
+                value = sets.traffic_class_set(echoed[1], segment.command_line, notes)
+                _part(out, segment, target, value)
+                continue
             if found is None:
                 _other_command(segment, notes)
                 continue
             target = _Target(found[0], _valid(found[0], found[1]), RANK_COMMAND)
         if target is not None:
             _register(out, target)
+            named = target.kind.scope == "nic" and target.name is not None
+            notes.ports = (target.name,) if named and target.name else None
             _dispatch(out, segment, target, notes)
+            notes.ports = None
 
 
 def _preamble(segment: Segment, notes: Notes) -> None:
@@ -201,7 +211,13 @@ def _dispatch(out: Outputs, segment: Segment, target: _Target, notes: Notes) -> 
         ethtool.parse_stats(segment, notes)  # counters: read by the counter rules later
         _part(out, segment, target, Found())
     else:
-        _part(out, segment, target, _PARSERS[kind.id](segment, notes))
+        found = _PARSERS[kind.id](segment, notes)
+        command, line = segment.command or "", segment.command_line
+        if kind.id == "roce_tos":
+            found = sets.merge(found, sets.roce_tos_set(command, line, notes))
+        elif kind.id == "mlnx_qos":
+            found = sets.merge(found, sets.mlnx_qos_set(command, line, notes))
+        _part(out, segment, target, found)
 
 
 def _part(out: Outputs, segment: Segment, target: _Target, found: Found) -> None:

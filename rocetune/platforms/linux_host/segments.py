@@ -5,7 +5,8 @@ often hold a terminal session instead; the lines that start a new command are:
 
 - a shell prompt: ``[root@host dir]# cmd``, ``user@host:~$ cmd``, ``$ cmd``;
 - a ``bash -x`` trace line: ``+ cmd`` (``++`` for nested levels);
-- a command quoted alone on a line: ```` `cmd` ````.
+- a command quoted alone on a line: ```` `cmd` ````;
+- a host tool's command line pasted without a prompt (:func:`bare_command`).
 
 Markdown code fences (```` ``` ````) are dropped. The lines before the first command line
 belong to the file's own command (the one the snapshot file name or metadata names).
@@ -16,6 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rocetune.platforms.linux_host import commands as c
+
 _PROMPTS = (
     re.compile(r"\[[^\]\n]{1,80}\][#$]\s?(.*)"),
     re.compile(r"[\w.-]{1,64}@[\w.-]{1,64}(?::[^\s#$]{0,120})?\s?[#$]\s?(.*)"),
@@ -23,6 +26,10 @@ _PROMPTS = (
     re.compile(r"\+{1,3} (.*)"),
     re.compile(r"`([^`]+)`\s*"),
 )
+_SYSFS_WRITE = re.compile(
+    r"(?:sudo\s+(?:-\S+\s+)*)?(?:(?:ba)?sh\s+-c\s+['\"]\s*)?echo\s+\S+\s*>\s*/sys/"
+)
+_TOOL = re.compile(r"(?:sudo\s+(?:-\S+\s+)*)?[\w./-]+(?:\s|$)")
 _FENCE = re.compile(r"\s*```[\w-]*\s*")
 MAX_LINES = 200_000
 """Lines read per file (outputs of real hosts are far shorter)."""
@@ -63,6 +70,25 @@ def prompt_command(line: str) -> str | None:
     return None
 
 
+def bare_command(line: str) -> str | None:
+    """A command line pasted without a prompt (``mlnx_qos -i eth2 --pfc 0,0,0,1,0,0,0,0``,
+    ``sudo cma_roce_tos -d mlx5_0 -t 106``, ``echo 106 > /sys/.../traffic_class``), or None.
+
+    Only host tools are recognised (commands a switch runs too, ``hostname`` and ``lldpctl``,
+    are not): an output line never starts with one of their names."""
+    text = line.strip()
+    if not text or text[0] in "#:<[{" or len(text) > 400:
+        return None
+    if _SYSFS_WRITE.match(text):
+        return text
+    if not _TOOL.match(text):
+        return None  # ``grep: /sys/...: No such file`` is an error message, not a command
+    found = c.identify(text)
+    if found is None or found[0] in (c.LLDPCTL, c.HOSTNAME):
+        return None
+    return text
+
+
 def split(text: str, file: str, *, transcript: bool = True) -> list[Segment]:
     """Split ``text`` into segments; with ``transcript=False`` the whole text is one output."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")[:MAX_LINES]
@@ -74,7 +100,7 @@ def split(text: str, file: str, *, transcript: bool = True) -> list[Segment]:
         line = raw.lstrip("\ufeff") if number == 1 else raw
         if _FENCE.fullmatch(line):
             continue
-        found = prompt_command(line) if transcript else None
+        found = (prompt_command(line) or bare_command(line)) if transcript else None
         if found is None:
             current.append((number, line))
             continue

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rocetune.platforms.common.cli_tree import word_set
 from rocetune.platforms.nxos.classes import ClassMap, read_class_map
 from rocetune.platforms.nxos.interfaces import (
     Breakout,
@@ -48,7 +49,7 @@ GLOBAL_QOS_WORDS = (
     "congestion-control",
     "service-policy",
 )
-NOT_QOS_TOP = frozenset(
+NOT_QOS_TOP = word_set(
     "feature vlan vrf router line ip ipv6 username ntp logging snmp-server spanning-tree boot"
     " aaa tacacs-server radius-server nv evpn service clock cli power license rmon errdisable"
     " lacp lldp copp ssh telnet fex mac role key install event monitor callhome fabric system"
@@ -57,7 +58,7 @@ NOT_QOS_TOP = frozenset(
     " control-plane hostname switchname version userpassphrase ntp-server port-profile"
     " hardware-telemetry tcam system-mac ip-sla bgp ospf interface-vlan dhcp guestshell"
     " platform spanning vpc-domain icam onep epbr sla hsrp vrrp ngoam tunnel-profile hardware"
-    " errdisable diagnostic terminal end".split()
+    " errdisable diagnostic terminal end"
 )
 """Global commands known to change no QoS fact rocetune models (consumed, not reported)."""
 _SYSTEM_KEYS = {

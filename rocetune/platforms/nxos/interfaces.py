@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from rocetune.platforms.common.cli_tree import word_set
 from rocetune.platforms.nxos.lines import Issues, Node
 from rocetune.platforms.nxos.values import interface_names, parse_int, parse_list, parse_speed
 
@@ -45,7 +46,7 @@ QOS_WORDS = (
     "dcbx",
 )
 """First words of interface lines that are QoS-relevant (reported when not understood)."""
-NOT_QOS_IFACE = frozenset(
+NOT_QOS_IFACE = word_set(
     "description switchport ip ipv6 channel-group vrf duplex fec lldp load-interval bfd link"
     " mac-address negotiation storm-control spanning-tree udld cdp vpc medium encapsulation"
     " carrier-delay beacon logging dot1q evpn nv hsrp vrrp port-type inherit member source"
@@ -54,7 +55,7 @@ NOT_QOS_IFACE = frozenset(
     " vlan private-vlan ptp sflow macsec authentication dot1x service dampening"
     " transceiver hardware tunnel mpls ingress-replication suppress-arp multisite"
     " global advertise-pip overlay-encapsulation mdix negotiate ospfv3 vtp eigrp rip"
-    " keepalive".split()
+    " keepalive"
 )
 """First words of interface commands known to change no QoS fact (consumed, not reported)."""
 _BREAKOUT_MAP = re.compile(r"(\d{1,3})g-(\d)x")

@@ -19,12 +19,12 @@ indented one column off still belongs to its class.
 
 from __future__ import annotations
 
-from rocetune.platforms.common.cli_tree import Grammar, Issues, Node
+from rocetune.platforms.common.cli_tree import Grammar, Issues, Node, word_set
 from rocetune.platforms.common.cli_tree import build_tree as _build
 
-__all__ = ["Issues", "Node", "build_tree", "TOP_WORDS", "OTHER_BLOCKS"]
+__all__ = ["OTHER_BLOCKS", "TOP_WORDS", "Issues", "Node", "build_tree"]
 
-TOP_WORDS = frozenset(
+TOP_WORDS = word_set(
     "interface policy-map class-map system hostname switchname feature vlan vrf router line"
     " ip ipv6 username ntp logging snmp-server spanning-tree boot banner version hardware"
     " priority-flow-control qos control-plane route-map vpc track object-group aaa"
@@ -33,21 +33,21 @@ TOP_WORDS = frozenset(
     " callhome fabric system-mac cfs password rate-limit policy-map udld cdp port-profile"
     " no default ptp sflow ntp-server vdc userpassphrase crypto bfd mpls segment-routing"
     " tcam hardware-telemetry telemetry nxapi http-server macsec rmon alias kernel"
-    " mls ecn wred table-map".split()
+    " mls ecn wred table-map"
 )
 """First words that are global commands: a column-0 line starting so leaves any mode."""
-_IFACE_TOO = frozenset(
+_IFACE_TOO = word_set(
     "ip ipv6 lldp priority-flow-control service-policy spanning-tree mac vrf vpc qos"
-    " bfd udld cdp hardware mls ecn wred flowcontrol".split()
+    " bfd udld cdp hardware mls ecn wred flowcontrol"
 )
 """Global words that are interface commands as well (they stay in interface mode)."""
-CLASS_WORDS = frozenset(
+CLASS_WORDS = word_set(
     "set bandwidth priority random-detect pause mtu congestion-control police shape"
-    " queue-limit description afd dpp no".split()
+    " queue-limit description afd dpp no"
 )
-OTHER_BLOCKS = frozenset(
+OTHER_BLOCKS = word_set(
     "router vlan line role route-map vpc key track object-group monitor event"
-    " port-profile vdc crypto".split()
+    " port-profile vdc crypto"
 )
 """Non-QoS blocks: consumed whole."""
 

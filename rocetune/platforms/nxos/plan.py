@@ -144,7 +144,7 @@ def _forward_nonecn(cfg: NxosConfig, plan: Plan) -> dict[int, int]:
         found[-1] = cfg.forward_nonecn[1]
     binding = cfg.system.get("network-qos")
     policy = plan.network.get(binding[0]) if binding is not None else None
-    for group, nq in (policy.classes.items() if policy is not None else ()):
+    for group, nq in policy.classes.items() if policy is not None else ():
         if nq.forward_nonecn is not None:
             found[group] = nq.forward_nonecn
     return found

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from rocetune.model import Unparsed
+from rocetune.model.device import Feature
 from rocetune.platforms.common.cli_tree import features_of
 from rocetune.platforms.linux_host.segments import Segment
 
@@ -52,7 +53,14 @@ class Notes:
     ports: tuple[str, ...] | None = None
     """The NIC the output being read belongs to (None: not known or not one NIC)."""
 
-    def unparsed(self, item: str, reason: str, line: int | None) -> None:
+    def unparsed(
+        self,
+        item: str,
+        reason: str,
+        line: int | None,
+        *,
+        features: tuple[Feature, ...] | None = None,
+    ) -> None:
         """Record a QoS-relevant line (or value) the parser did not understand."""
         text = item.strip()
         if len(text) > _MAX_ITEM:
@@ -64,7 +72,7 @@ class Notes:
                 file=self.file,
                 line=line,
                 ports=self.ports,
-                features=features_of(text),
+                features=features_of(text) if features is None else features,
             )
         )
 

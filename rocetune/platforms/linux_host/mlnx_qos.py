@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 
 from rocetune.model import Scheduler
-from rocetune.model.device import SchedulerKind
+from rocetune.model.device import Feature, SchedulerKind
 from rocetune.platforms.linux_host.base import Found, Notes, take_errors, to_int
 from rocetune.platforms.linux_host.segments import Segment
 
@@ -42,6 +42,13 @@ _TC = re.compile(r"tc:\s*(\d+)\s+ratelimit:\s*([^,]*),\s*tsa:\s*(\w+)(?:,\s*bw:\
 _TC_PRIO = re.compile(r"priority:\s*(\d+)")
 _TSA: dict[str, SchedulerKind] = {"ets": "ets", "strict": "strict", "vendor": "vendor"}
 _WHY = "mlnx_qos line not understood"
+_BLOCK_FEATURES: dict[str, tuple[Feature, ...]] = {
+    "dscp": ("trust", "dscp_map"),
+    "default": ("trust", "dscp_map"),
+    "pfc": ("pfc", "buffers"),
+    "tc": ("scheduler",),
+}
+"""What a line of an mlnx_qos block may change (an unread PFC row: the PFC priorities)."""
 
 
 class _State:
@@ -65,8 +72,11 @@ def parse_mlnx_qos(segment: Segment, notes: Notes) -> Found:
         if line.startswith("*") and "WARNING" in line:
             state.found.facts["mlnx_qos.warning"] = line.strip("* ")
             continue
+        block = state.block
         if not _line(state, number, line):
-            notes.unparsed(line, _WHY, number)
+            notes.unparsed(line, _WHY, number, features=_BLOCK_FEATURES.get(block))
+            if block == "pfc":
+                state.block = block  # the rest of a malformed PFC table is still PFC
     _finish(state)
     return state.found
 
@@ -152,7 +162,9 @@ def _pfc_row(state: _State, number: int, label: str, rest: str) -> bool:
         return cells == [str(p) for p in range(8)]
     values = [to_int(c, 0, 1 if label == "enabled" else 7) for c in cells]
     if len(values) != 8 or any(v is None for v in values):
-        state.notes.unparsed(f"{label}{rest}", f"PFC {label} row needs 8 values", number)
+        state.notes.unparsed(
+            f"{label}{rest}", f"PFC {label} row needs 8 values", number, features=("pfc",)
+        )
         return True
     if label == "enabled":
         pfc = tuple(p for p, v in enumerate(values) if v == 1)

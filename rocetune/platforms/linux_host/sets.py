@@ -74,6 +74,7 @@ def mlnx_qos_set(command: str, line: int | None, notes: Notes) -> Found:
                 f"mlnx_qos --pfc takes eight 0/1 flags (priorities 0-7), got {len(flags)}"
                 " values: mlnx_qos rejects it",
                 line,
+                features=("pfc",),
             )
         else:
             found.put("pfc_priorities", tuple(i for i, f in enumerate(flags) if f == "1"), line)
@@ -81,7 +82,7 @@ def mlnx_qos_set(command: str, line: int | None, notes: Notes) -> Found:
     if match is not None:
         trust = TRUST_WORDS.get(match.group(1).strip("'\""))
         if trust is None:
-            notes.unparsed(command, "mlnx_qos --trust takes dscp or pcp", line)
+            notes.unparsed(command, "mlnx_qos --trust takes dscp or pcp", line, features=("trust",))
         else:
             found.put("trust", trust, line)
     return found

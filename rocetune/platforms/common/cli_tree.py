@@ -149,8 +149,11 @@ def build_tree(text: str, grammar: Grammar, issues: Issues) -> list[Node]:
         indent = len(body) - len(stripped)
         hint = None
         if indent == 0:
+            before = stripped
             stripped, hint = strip_prompt(stripped)
             stripped = stripped.strip()
+            if hint is not None and issues.prompt_host is None:
+                issues.prompt_host = _PROMPT.match(before).group("host")  # type: ignore[union-attr]
         if not stripped or stripped.startswith("!") or stripped.startswith(_ECHO):
             continue
         if stripped in ("exit", "end"):
@@ -261,6 +264,8 @@ class Issues:
     items: list[Unparsed] = field(default_factory=list)
     ports: tuple[str, ...] | None = None
     """The ports of the interface body being read (set by the readers), None = global."""
+    prompt_host: str | None = None
+    """The host name the first CLI prompt of the file shows (``leaf01(config)#``)."""
     _seen: set[tuple[str, str, int | None]] = field(default_factory=set)
 
     def add(

@@ -64,7 +64,7 @@ def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResu
         kind="switch",
         platform=PLATFORM,
         role=role,
-        hostname=config.hostname.value if config.hostname else None,
+        hostname=config.hostname.value if config.hostname else issues.prompt_host,
         ports=ports,
         watchdog_poll_ms=_poll(config),
         lldp=lldp,

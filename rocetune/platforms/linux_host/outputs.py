@@ -25,7 +25,7 @@ from rocetune.platforms.linux_host.names import (
     valid_netdev,
     valid_rdma,
 )
-from rocetune.platforms.linux_host.segments import Segment, split
+from rocetune.platforms.linux_host.segments import Segment, prompt_host, split
 from rocetune.platforms.linux_host.unsupported import operator_items
 from rocetune.snapshot import CommandRecord, Snapshot, SourceFile
 
@@ -108,6 +108,9 @@ def _read_file(
     else:
         segments = split(source.text, source.path)
         _read_segments(out, segments, target, notes)
+        host = prompt_host(source.text) if out.hostname is None and len(segments) > 1 else None
+        if host is not None:
+            out.hostname = (host[0], source.path, host[1])
     out.unparsed.extend(notes.items)
     where = PurePath(source.path).name
     for line, text in notes.errors:

@@ -70,6 +70,20 @@ def prompt_command(line: str) -> str | None:
     return None
 
 
+_HOST_PROMPT = re.compile(r"\[?[\w.-]{1,64}@([A-Za-z0-9][\w.-]{0,62})[\s:\]]")
+
+
+def prompt_host(text: str) -> tuple[str, int] | None:
+    """The host name of the first ``[user@host dir]#`` / ``user@host:~$`` prompt, and its line."""
+    for number, line in enumerate(text.splitlines()[:MAX_LINES], start=1):
+        if prompt_command(line) is None:
+            continue
+        match = _HOST_PROMPT.match(line.strip())
+        if match is not None:
+            return match.group(1), number
+    return None
+
+
 def bare_command(line: str) -> str | None:
     """A command line pasted without a prompt (``mlnx_qos -i eth2 --pfc 0,0,0,1,0,0,0,0``,
     ``sudo cma_roce_tos -d mlx5_0 -t 106``, ``echo 106 > /sys/.../traffic_class``), or None.

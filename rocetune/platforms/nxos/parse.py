@@ -60,7 +60,7 @@ def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResu
         kind="switch",
         platform=PLATFORM,
         role=role,
-        hostname=cfg.hostname[0] if cfg.hostname else None,
+        hostname=cfg.hostname[0] if cfg.hostname else issues.prompt_host,
         ports=ports,
         watchdog_poll_ms=POLL_MS,
         lldp=lldp,

@@ -15,8 +15,8 @@ CLI transcripts often do not indent at all. The tree therefore follows both:
 - CLI prompts are removed (``leaf01(config-if)# mtu 9216``, ``switch# show run``,
   ``switch(config)#``); a ``(config)#`` prompt means global mode (closes every open mode);
   exec commands (``show ...``, ``configure terminal``, ``copy``, ``write``) are consumed;
-- ``banner <kind> <delimiter>...<delimiter>`` (NX-OS, IOS) and ``banner <kind>`` ... ``EOF``
-  (EOS) are consumed whole; ``!`` lines are comments.
+- ``banner <kind> <delimiter>...<delimiter>`` (NX-OS, IOS), ``banner <kind>`` ... ``EOF``
+  and ``comment`` ... ``EOF`` (EOS) are consumed whole; ``!`` lines are comments.
 
 :class:`Issues` collects the Unparsed items (RT001) of one file in linear time; each item
 names the ports of the interface body it sits in (``None`` for a global line) and the
@@ -163,6 +163,9 @@ def build_tree(text: str, grammar: Grammar, issues: Issues) -> list[Node]:
             continue
         if hint == "global":
             stack.clear()
+        if stripped == "comment":
+            banner = "EOF"  # EOS ``comment`` ... ``EOF``: free text
+            continue
         match = _BANNER.match(stripped)
         if match is not None:
             delim, closed = _banner_end(match.group(1))

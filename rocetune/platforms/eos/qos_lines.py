@@ -21,7 +21,8 @@ Read into :class:`~rocetune.platforms.eos.shape.QosConf`:
 Read but not modelled (they do not change the lossless chain of RoCE traffic that is
 classified by DSCP): ``qos cos N`` / ``qos dscp N`` (the port default for untrusted traffic),
 ``shape rate``, ``mc-tx-queue`` blocks (multicast queues), ``random-detect ecn count``,
-``dcbx mode``, ``service-policy type pdp`` (control plane). ``service-policy [type qos] input
+``dcbx mode``, ``service-policy type pdp`` (control plane) and ``type pbr`` (policy-based
+routing: next hops, no QoS). ``service-policy [type qos] input
 NAME`` attaches a class-based policy-map that can set the traffic class and is reported as
 Unparsed (RT001), as is every other line that is not understood.
 """
@@ -76,8 +77,8 @@ def read_qos(node: Node, conf: QosConf, issues: Issues) -> bool:
             issues.node(node, "unreadable service-profile")
         return True
     if head == "service-policy":
-        if not neg and "pdp" not in body:
-            issues.node(node, POLICY_MAP)
+        if not neg and "pdp" not in body and "pbr" not in body:
+            issues.node(node, POLICY_MAP, features=("trust", "dscp_map"))
         return True
     return head in _IGNORED_FIRST
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rocetune.platforms.common.cli_tree import word_set
+from rocetune.platforms.common.cli_tree import features_of, word_set
 from rocetune.platforms.nxos.classes import ClassMap, read_class_map
 from rocetune.platforms.nxos.interfaces import (
     Breakout,
@@ -58,7 +58,7 @@ NOT_QOS_TOP = word_set(
     " control-plane hostname switchname version userpassphrase ntp-server port-profile"
     " hardware-telemetry tcam system-mac ip-sla bgp ospf interface-vlan dhcp guestshell"
     " platform spanning vpc-domain icam onep epbr sla hsrp vrrp ngoam tunnel-profile hardware"
-    " errdisable diagnostic terminal end"
+    " errdisable diagnostic terminal end xml switching-mode"
 )
 """Global commands known to change no QoS fact rocetune models (consumed, not reported)."""
 _SYSTEM_KEYS = {
@@ -142,6 +142,8 @@ def _top(node: Node, cfg: NxosConfig, issues: Issues) -> None:
         cfg.forward_nonecn = (True, node.line)
     elif head in GLOBAL_QOS_WORDS or words[:2] == ["hardware", "qos"]:
         issues.block(node, "global QoS command not modelled")
+    elif head == "hardware" and features_of(node.text):
+        issues.block(node, "hardware QoS/buffer profile not modelled")
     elif _skipped(words):
         issues.suspects(node, "QoS-looking line inside a block rocetune does not read")
     else:

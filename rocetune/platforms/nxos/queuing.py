@@ -99,6 +99,8 @@ def queue_of(name: str, class_maps: dict[tuple[str, str], ClassMap]) -> int | No
     groups = cmap.groups() if cmap is not None else None
     if groups is not None and len(groups) == 1:
         return next(iter(groups))
+    if name == "class-default":
+        return 0  # the default queuing class (Nexus 3000/5000 style) serves qos-group 0
     match = _OUT_QUEUE.fullmatch(name)
     if match is None:
         return None

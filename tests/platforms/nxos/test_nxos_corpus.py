@@ -215,9 +215,7 @@ def test_policy_map_and_class_map_grammar_files() -> None:
     assert [(u.line, u.item) for u in dev.unparsed] == [
         (32, "class type network-qos cm_network_qos"),
         (33, "mtu 9216"),
-        (50, "class type queuing class-default"),
-        (51, "bandwidth percent 100"),
-    ]
+    ]  # the queuing class-default (line 50) is the default queue 0 (Nexus 3000/5000 style)
     assert dev.facts["nxos.system_qos.qos"] == "pm_qos"
     assert dev.facts["nxos.system_qos.network-qos"] == "pm_network_qos"
     classes = parse_path(_copy("batfish_nxos_class_map.cfg")).device

@@ -101,6 +101,58 @@ def word_set(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
+GLOBAL_PAIRS = frozenset(
+    {
+        ("ip", "route"),
+        ("ip", "routing"),
+        ("ip", "access-list"),
+        ("ip", "prefix-list"),
+        ("ip", "name-server"),
+        ("ip", "domain-name"),
+        ("ip", "domain-lookup"),
+        ("ip", "community-list"),
+        ("ip", "as-path"),
+        ("ip", "tacacs"),
+        ("ip", "radius"),
+        ("ipv6", "route"),
+        ("ipv6", "access-list"),
+        ("ipv6", "prefix-list"),
+        ("ipv6", "unicast-routing"),
+        ("vrf", "context"),
+        ("vrf", "instance"),
+        ("spanning-tree", "mode"),
+        ("spanning-tree", "mst"),
+        ("port-channel", "load-balance"),
+        ("lldp", "timer"),
+        ("lldp", "run"),
+        ("lldp", "holdtime"),
+        ("mac", "address-table"),
+        ("ntp", "server"),
+        ("ntp", "source"),
+        ("ntp", "source-interface"),
+        ("logging", "server"),
+        ("logging", "host"),
+        ("logging", "buffered"),
+        ("logging", "console"),
+        ("logging", "level"),
+        ("logging", "format"),
+        ("logging", "logfile"),
+        ("logging", "timestamp"),
+        ("hardware", "access-list"),
+        ("hardware", "profile"),
+        ("hardware", "tcam"),
+    }
+)
+"""Two-word commands that exist only in the global mode (their first word is an interface
+command as well, so the first word alone does not leave the interface)."""
+
+
+def is_global(words: list[str], global_words: frozenset[str]) -> bool:
+    """Whether a column-0 line is a global-mode command (it leaves interface/policy modes)."""
+    body = words[1:] if words[0] in ("no", "default") and len(words) > 1 else words
+    return body[0] in global_words or tuple(body[:2]) in GLOBAL_PAIRS
+
+
 def strip_prompt(raw: str) -> tuple[str, str | None]:
     """``leaf01(config-if)# mtu 9216`` -> (``mtu 9216``, ``sub``); ``switch# x`` -> exec.
 

@@ -14,27 +14,33 @@ interface commands), and in the ``tx-queue N`` sub-mode while it is a queue comm
 
 from __future__ import annotations
 
-from rocetune.platforms.common.cli_tree import Grammar, Issues, Node, build_tree, word_set
+import re
+
+from rocetune.platforms.common.cli_tree import (
+    Grammar,
+    Issues,
+    Node,
+    build_tree,
+    is_global,
+    word_set,
+)
 
 __all__ = ["TOP_WORDS", "Issues", "Node", "header_comments", "read_tree"]
 
 TOP_WORDS = word_set(
-    "interface hostname ip ipv6 router vlan vrf username ntp logging snmp-server"
-    " spanning-tree banner management platform priority-flow-control qos daemon aaa service"
-    " transceiver clock dns lldp mlag hardware monitor policy-map class-map queue-monitor"
-    " event-handler boot enable errdisable mac port-channel route-map peer-filter sflow"
-    " tacacs-server radius-server alias agent ptp bfd mpls traffic-policies system dot1x"
-    " ntp-server prompt schedule tap tunnel-ribs event-monitor load-balance terminal"
-    " application arp no default"
+    "interface hostname router vlan username snmp-server banner management platform daemon"
+    " aaa clock dns monitor policy-map class-map event-handler boot enable route-map"
+    " peer-filter tacacs-server radius-server alias agent traffic-policies system prompt"
+    " schedule tap tunnel-ribs event-monitor load-balance terminal application ntp-server"
+    " transceiver service"
 )
-"""First words that are global commands: a column-0 line starting so leaves any mode."""
-_IFACE_TOO = word_set(
-    "ip ipv6 lldp spanning-tree mac vrf mpls bfd service-policy switchport load-interval"
-    " sflow ptp dot1x logging errdisable hardware"
-)
-"""Global words that are interface commands as well."""
+"""First words of global-only commands: a column-0 line starting so leaves any mode (the
+pairs of :data:`~rocetune.platforms.common.cli_tree.GLOBAL_PAIRS` as well)."""
 _QUEUE_WORDS = word_set("random-detect bandwidth priority shape no default")
 _QUEUES = ("tx-queue", "uc-tx-queue", "mc-tx-queue")
+_SEGMENT_WORDS = word_set("identifier redundancy designated-forwarder route-target mpls")
+"""Commands of the interface ``evpn ethernet-segment`` sub-mode."""
+_ACL = re.compile(r"(?:ip|ipv6|mac) (?:access-list|prefix-list) |(?:ip|ipv6) access-list ")
 OTHER_BLOCKS = word_set(
     "router vlan management daemon monitor route-map peer-filter mlag event-handler"
     " traffic-policies policy-map class-map aaa"
@@ -65,6 +71,10 @@ def _opens(words: list[str], parent: str | None) -> str | None:
         return "profile"
     if words[0] in _QUEUES and parent in ("interface", "profile", "queue"):
         return "queue"
+    if words[:2] == ["evpn", "ethernet-segment"] and parent == "interface":
+        return "segment"
+    if _ACL.match(" ".join(words)):
+        return "other"
     if words[0] == "platform" or words[0] in OTHER_BLOCKS or words[:2] == ["vrf", "instance"]:
         return "other"
     return None
@@ -74,12 +84,11 @@ def _accepts(mode: str, words: list[str]) -> bool:
     body = _head(words)
     if mode == "queue":
         return words[0] in _QUEUE_WORDS and body[0] in _QUEUE_WORDS
-    if mode in ("interface", "profile"):
-        if body[0] in ("qos", "priority-flow-control"):
-            return not _global_qos(words)
-        if body[0] in _IFACE_TOO:
-            return True
-    return body[0] not in TOP_WORDS
+    if mode == "segment":
+        return body[0] in _SEGMENT_WORDS
+    if body[0] in ("qos", "priority-flow-control"):
+        return mode in ("interface", "profile") and not _global_qos(words)
+    return not is_global(words, TOP_WORDS)
 
 
 def _submode(mode: str, words: list[str]) -> bool:

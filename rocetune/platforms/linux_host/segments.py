@@ -30,6 +30,7 @@ _SYSFS_WRITE = re.compile(
     r"(?:sudo\s+(?:-\S+\s+)*)?(?:(?:ba)?sh\s+-c\s+['\"]\s*)?echo\s+\S+\s*>\s*/sys/"
 )
 _TOOL = re.compile(r"(?:sudo\s+(?:-\S+\s+)*)?[\w./-]+(?:\s|$)")
+_SHELL = re.compile(r"(?:sudo|sysctl|modprobe|systemctl|lspci|ibstat|devlink|lldptool|dcb)\s")
 _FENCE = re.compile(r"\s*```[\w-]*\s*")
 MAX_LINES = 200_000
 """Lines read per file (outputs of real hosts are far shorter)."""
@@ -95,6 +96,8 @@ def bare_command(line: str) -> str | None:
         return None
     if _SYSFS_WRITE.match(text):
         return text
+    if _SHELL.match(text):
+        return text  # sudo / sysctl / modprobe ... never start a tool's output line
     if not _TOOL.match(text):
         return None  # ``grep: /sys/...: No such file`` is an error message, not a command
     found = c.identify(text)

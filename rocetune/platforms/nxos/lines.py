@@ -19,28 +19,23 @@ indented one column off still belongs to its class.
 
 from __future__ import annotations
 
-from rocetune.platforms.common.cli_tree import Grammar, Issues, Node, word_set
+from rocetune.platforms.common.cli_tree import Grammar, Issues, Node, is_global, word_set
 from rocetune.platforms.common.cli_tree import build_tree as _build
 
 __all__ = ["OTHER_BLOCKS", "TOP_WORDS", "Issues", "Node", "build_tree"]
 
 TOP_WORDS = word_set(
-    "interface policy-map class-map system hostname switchname feature vlan vrf router line"
-    " ip ipv6 username ntp logging snmp-server spanning-tree boot banner version hardware"
-    " priority-flow-control qos control-plane route-map vpc track object-group aaa"
-    " tacacs-server radius-server nv evpn service clock cli power license rmon errdisable"
-    " lacp lldp copp ssh telnet fex mac port-channel role key install event monitor"
-    " callhome fabric system-mac cfs password rate-limit policy-map udld cdp port-profile"
-    " no default ptp sflow ntp-server vdc userpassphrase crypto bfd mpls segment-routing"
-    " tcam hardware-telemetry telemetry nxapi http-server macsec rmon alias kernel"
-    " mls ecn wred table-map"
+    "interface policy-map class-map system hostname switchname feature vlan router line"
+    " username ntp-server snmp-server boot banner version control-plane route-map track"
+    " object-group aaa tacacs-server radius-server nv evpn service clock cli license rmon copp"
+    " ssh telnet fex role key install event callhome system-mac cfs password port-profile vdc"
+    " userpassphrase crypto segment-routing telemetry nxapi http-server table-map xml"
+    " switching-mode errdisable"
 )
-"""First words that are global commands: a column-0 line starting so leaves any mode."""
-_IFACE_TOO = word_set(
-    "ip ipv6 lldp priority-flow-control service-policy spanning-tree mac vrf vpc qos"
-    " bfd udld cdp hardware mls ecn wred flowcontrol"
-)
-"""Global words that are interface commands as well (they stay in interface mode)."""
+"""First words of global-only commands: a column-0 line starting so leaves any mode (the
+pairs of :data:`~rocetune.platforms.common.cli_tree.GLOBAL_PAIRS` as well)."""
+_GLOBAL_QOS = word_set("priority-flow-control qos mls ecn wred")
+"""QoS words that are global outside an interface (an open policy or class-map closes)."""
 CLASS_WORDS = word_set(
     "set bandwidth priority random-detect pause mtu congestion-control police shape"
     " queue-limit description afd dpp no"
@@ -50,6 +45,16 @@ OTHER_BLOCKS = word_set(
     " port-profile vdc crypto"
 )
 """Non-QoS blocks: consumed whole."""
+_BLOCK_PAIRS = frozenset(
+    {
+        ("vrf", "context"),
+        ("ip", "access-list"),
+        ("ipv6", "access-list"),
+        ("mac", "access-list"),
+        ("ip", "prefix-list"),
+        ("spanning-tree", "mst"),
+    }
+)
 
 
 def _head(words: list[str]) -> str:
@@ -70,7 +75,7 @@ def _opens(words: list[str], parent: str | None) -> str | None:
         return "system"
     if head == "class" and parent in ("policy", "class"):
         return "class"
-    if head in OTHER_BLOCKS or words[:2] in (["vrf", "context"], ["ip", "access-list"]):
+    if head in OTHER_BLOCKS or tuple(words[:2]) in _BLOCK_PAIRS:
         return "other"
     return None
 
@@ -79,11 +84,11 @@ def _accepts(mode: str, words: list[str]) -> bool:
     head = _head(words)
     if mode == "class":
         return head in CLASS_WORDS
-    if mode == "interface" and head in _IFACE_TOO:
-        return True
     if mode == "policy" and head == "class":
         return True
-    return head not in TOP_WORDS
+    if mode == "interface" and head in ("priority-flow-control", "qos", "mls"):
+        return True
+    return not is_global(words, TOP_WORDS) and head not in _GLOBAL_QOS
 
 
 def _submode(mode: str, words: list[str]) -> bool:

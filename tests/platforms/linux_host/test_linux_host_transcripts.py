@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.platforms.linux_host.host_helpers import FIXTURES, parse_file
-
 from rocetune.model import Device
+from tests.platforms.linux_host.host_helpers import FIXTURES, parse_file
 
 ATT = FIXTURES / "corpus_mlnx_qos_trust_dscp_pfc3_cma_roce_tos_att.md"
 

@@ -7,9 +7,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from tests.platforms.nxos.nxos_helpers import FIXTURES, parse_path, parse_text
-
 from rocetune.model import Device
+from tests.platforms.nxos.nxos_helpers import FIXTURES, parse_path, parse_text
 
 AZURE = FIXTURES / "corpus_azurelocal_tor_qos_policy_nxos.cfg"
 TOR1 = FIXTURES / "msft_sdn_nexus3132_tor1.cfg"
@@ -80,7 +79,8 @@ def test_tor1_as_unindented_script() -> None:
 def test_column0_class_line_stays_in_its_policy() -> None:
     dev = parse_path(FIXTURES / "corpus_invalid_mixed_syntax_roce_guide_n9300.cfg").device
     port = dev.ports["Ethernet1/1"]
-    assert port.schedulers is not None and port.schedulers[7].kind == "strict"
+    assert port.schedulers is not None
+    assert port.schedulers[7].kind == "strict"
     assert 29 not in [u.line for u in dev.unparsed]
 
 
@@ -92,15 +92,18 @@ def test_forward_nonecn_in_the_no_drop_class_clears_red_drop() -> None:
     dev = parse_text(text).device
     assert dev.unparsed == ()
     ecn = dev.ports["Ethernet1/17"].ecn
-    assert ecn is not None and (ecn[3].ecn_mark, ecn[3].red_drop) == (True, False)
+    assert ecn is not None
+    assert (ecn[3].ecn_mark, ecn[3].red_drop) == (True, False)
     plain = parse_path(AZURE).device.ports["Ethernet1/17"].ecn
-    assert plain is not None and plain[3].red_drop is True
+    assert plain is not None
+    assert plain[3].red_drop is True
 
 
 def test_global_forward_nonecn() -> None:
     text = "congestion-control random-detect forward-nonecn\n" + AZURE.read_text()
     ecn = parse_text(text).device.ports["Ethernet1/17"].ecn
-    assert ecn is not None and ecn[3].red_drop is False
+    assert ecn is not None
+    assert ecn[3].red_drop is False
 
 
 def test_unread_random_detect_is_flagged_ecn_not_absent() -> None:
@@ -140,7 +143,8 @@ def test_unbound_port_with_unread_trust_line_has_unknown_trust() -> None:
 def test_invalid_cos_is_a_finding_and_no_pfc_class() -> None:
     dev = parse_text(AZURE.read_text().replace("pause pfc-cos 3", "pause pfc-cos 9")).device
     [item] = dev.unparsed
-    assert item.item == "pause pfc-cos 9" and item.features == ("pfc",)
+    assert item.item == "pause pfc-cos 9"
+    assert item.features == ("pfc",)
     assert dev.ports["Ethernet1/17"].pfc_rx is None
 
 
@@ -166,5 +170,6 @@ def test_parsing_cost_is_linear() -> None:
     start = time.perf_counter()
     dev = parse_text(body).device
     elapsed = time.perf_counter() - start
-    assert len(dev.unparsed) == 20_000 and len(dev.ports) == 20_000
+    assert len(dev.unparsed) == 20_000
+    assert len(dev.ports) == 20_000
     assert elapsed < 60  # quadratic de-duplication took minutes here

@@ -58,9 +58,11 @@ _TRUST: dict[str, Trust] = {"dscp": "dscp", "cos": "pcp"}
 _ACTIONS = {"drop": "drop", "no-drop": "forward"}
 _FEC = {"reed-solomon": "rs", "fire-code": "fc"}
 _LANES = re.compile(r"g-(\d)$")
-_MAX_MTU = 9_214
-"""EOS ``mtu <68-9214>`` (the interface L3 MTU range of the EOS manual) **[the range of
-some newer platforms may differ]**; ``l2 mtu`` takes frames up to :data:`_MAX_L2_MTU`."""
+_MAX_MTU = 9_216
+"""The largest EOS interface ``mtu`` rocetune accepts: the arista.eos Ansible collection
+documents 576-9216 for Ethernet interfaces and the EOS manual 68-9214 on some platforms
+**[the exact ceiling is per platform; 9216 keeps the jumbo MTU rocetune renders]**; a
+larger value (``mtu 9300``) is invalid. ``l2 mtu`` takes frames up to :data:`_MAX_L2_MTU`."""
 _MAX_L2_MTU = 65_535
 NOT_QOS_TOP = word_set(
     "ip ipv6 router vlan vrf username ntp logging snmp-server spanning-tree management daemon"

@@ -10,8 +10,33 @@ from tests.platforms.eos.eos_helpers import FIXTURES, parse_path, parse_text
 
 QOS = FIXTURES / "corpus_avd_eos_cli_config_gen_qos.cfg"
 SHOW_ALL = FIXTURES / "corpus_batfish_arista_interface_show_run_all.cfg"
-INTERFACES = FIXTURES / "avd_ethernet_interfaces.cfg"
-BANNERS = FIXTURES / "avd_banners_without_eof.cfg"
+REALWORLD = Path(__file__).resolve().parents[2] / "realworld" / "configs" / "eos"
+INTERFACES = (
+    REALWORLD / "avd_eos_cli_config_gen_ethernet_interfaces.cfg"
+)  # tests/realworld/SOURCES.md
+BANNERS = """\
+!
+banner login
+!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!
+!***!!!Unauthorized access prohibited!!!***!
+!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!
+EOF
+
+!
+banner motd
+.         Switch       : $(hostname)                            .
+.         Site         : DC1                      .
+.         Type info for information about the device            .
+.         Type help for information about the aliases           .
+EOF
+
+!
+interface Ethernet1
+   mtu 9214
+"""
+"""Lines 1-14 of aristanetworks/avd@3cac535c16978abb099f159b0bd6839536a9108c:ansible_collections/
+arista/avd/molecule/eos_cli_config_gen/intended/configs/banners_without_eof.cfg (Apache-2.0)
+and an interface: the banner text lines are not commands."""
 
 
 def _unindented(path: Path) -> str:
@@ -44,8 +69,9 @@ def test_generated_interfaces_config_reports_only_the_undefined_profile() -> Non
 
 
 def test_banners_are_consumed() -> None:
-    dev = parse_path(BANNERS).device
+    dev = parse_text(BANNERS).device
     assert dev.unparsed == ()
+    assert dev.ports["Ethernet1"].mtu == 9214
 
 
 def test_unindented_scripts_read_like_the_running_config() -> None:

@@ -11,7 +11,8 @@ from rocetune.model import Device
 from tests.platforms.nxos.nxos_helpers import FIXTURES, parse_path, parse_text
 
 AZURE = FIXTURES / "corpus_azurelocal_tor_qos_policy_nxos.cfg"
-TOR1 = FIXTURES / "msft_sdn_nexus3132_tor1.cfg"
+REALWORLD = Path(__file__).resolve().parents[2] / "realworld" / "configs" / "nxos"
+TOR1 = REALWORLD / "msft_sdn_n3132_tor1.cfg"  # SOURCES: tests/realworld/SOURCES.md
 
 
 def _unindented(path: Path) -> str:

@@ -82,7 +82,7 @@ NOT_QOS_IFACE = word_set(
     " error-correction phy hardware encapsulation profile counter traffic-loopback"
     " link-tracking port-channel evpn multicast ethernet-segment vmtracer"
     " shutdown switchport mtu l2 speed flowcontrol unidirectional tx cpu mac-address"
-    " l2-protocol msrp mvrp lacp-timeout bgp link poe"
+    " l2-protocol msrp mvrp lacp-timeout bgp link poe flow-spec mfib mld rip nd"
 )
 """First words of interface commands known to change no QoS fact (consumed, not reported)."""
 REWRITE = (

@@ -6,7 +6,8 @@ often hold a terminal session instead; the lines that start a new command are:
 - a shell prompt: ``[root@host dir]# cmd``, ``user@host:~$ cmd``, ``$ cmd``;
 - a ``bash -x`` trace line: ``+ cmd`` (``++`` for nested levels);
 - a command quoted alone on a line: ```` `cmd` ````;
-- a host tool's command line pasted without a prompt (:func:`bare_command`).
+- a host tool's command line pasted without a prompt (:func:`bare_command`), also after a
+  root prompt ``# ``; other lines starting with ``#`` are script comments and are dropped.
 
 Markdown code fences (```` ``` ````) are dropped. The lines before the first command line
 belong to the file's own command (the one the snapshot file name or metadata names).
@@ -30,7 +31,9 @@ _SYSFS_WRITE = re.compile(
     r"(?:sudo\s+(?:-\S+\s+)*)?(?:(?:ba)?sh\s+-c\s+['\"]\s*)?echo\s+\S+\s*>\s*/sys/"
 )
 _TOOL = re.compile(r"(?:sudo\s+(?:-\S+\s+)*)?[\w./-]+(?:\s|$)")
-_SHELL = re.compile(r"(?:sudo|sysctl|modprobe|systemctl|lspci|ibstat|devlink|lldptool|dcb)\s")
+_SHELL = re.compile(
+    r"(?:sudo|sysctl|modprobe|systemctl|lspci|ibstat|devlink|lldptool|dcb|mkdir|export)\s"
+)
 _FENCE = re.compile(r"\s*```[\w-]*\s*")
 MAX_LINES = 200_000
 """Lines read per file (outputs of real hosts are far shorter)."""
@@ -118,6 +121,11 @@ def split(text: str, file: str, *, transcript: bool = True) -> list[Segment]:
         if _FENCE.fullmatch(line):
             continue
         found = (prompt_command(line) or bare_command(line)) if transcript else None
+        if found is None and transcript and line.startswith("#"):
+            root = bare_command(line[1:]) if line.startswith("# ") else None
+            if root is None:
+                continue  # a script comment or ``#!/bin/bash``: no output of any command
+            found = root
         if found is None:
             current.append((number, line))
             continue

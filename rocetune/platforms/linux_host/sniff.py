@@ -18,7 +18,7 @@ import re
 
 from rocetune.platforms.linux_host import commands as c
 from rocetune.platforms.linux_host.names import valid_netdev, valid_rdma
-from rocetune.platforms.linux_host.segments import MAX_LINES, prompt_command
+from rocetune.platforms.linux_host.segments import MAX_LINES, bare_command, prompt_command
 from rocetune.platforms.linux_host.unsupported import operator_kind
 from rocetune.snapshot import Command
 
@@ -62,7 +62,7 @@ def _sniff(text: str) -> Command | None:
 
 def _is_transcript(lines: list[str]) -> bool:
     for line in lines:
-        command = prompt_command(line)
+        command = prompt_command(line) or bare_command(line.removeprefix("# "))
         found = c.identify(command) if command else None
         if found is not None and found[0] not in _NEUTRAL:
             return True

@@ -84,3 +84,21 @@ def test_nine_column_pfc_table_leaves_pfc_unknown(tmp_path: Path) -> None:
     assert dev.unparsed
     assert all("pfc" in u.features and u.ports == ("eth4",) for u in dev.unparsed)
     assert dev.nics["eth4"].pfc_priorities is None
+
+
+REALWORLD = Path(__file__).resolve().parents[2] / "realworld" / "configs" / "linux_host"
+"""Real files with their rows in tests/realworld/SOURCES.md."""
+
+
+def test_unindented_provisioning_script_is_a_host_with_its_sets() -> None:
+    dev = parse_file(REALWORLD / "imperial_rcs_cx3_configure_roce.sh").device
+    nic = dev.nics["eth0"]
+    assert (nic.rdma_device, nic.trust, nic.pfc_priorities) == ("mlx5_0", "dscp", (3,))
+    assert (nic.roce_tos, nic.traffic_class) == (106, 106)
+    assert dev.unparsed == ()  # comments and shebang are not tool output
+
+
+def test_root_prompt_names_the_nic() -> None:
+    dev = parse_file(REALWORLD / "mlnx_qos_show_eth2_pfc_0267_community_doc.txt").device
+    assert list(dev.nics) == ["eth2"]
+    assert dev.unparsed == ()

@@ -7,7 +7,8 @@ to that mode until a command of an enclosing mode (or ``exit``) leaves it. A sav
 CLI transcripts often do not indent at all. The tree therefore follows both:
 
 - an indented line is a child of the nearest line above it that is indented less (the
-  running-config shape);
+  running-config shape); an indentation every line shares (a script copied from a document)
+  is removed first;
 - a line at column 0 is placed by mode: it stays in the innermost open mode that accepts it
   (:class:`Grammar`), else it is a top-level command; ``exit`` leaves one mode, ``end``
   leaves all. A mode whose body was indented in the file is closed by any column-0 line
@@ -40,12 +41,15 @@ _PROMPT = re.compile(
 )
 _EXEC = re.compile(
     r"^(?:show|sh|configure|conf|config|copy|write|wr|terminal|term|enable|disable|ping"
-    r"|traceroute|reload|dir|more|bash|run|clear|debug|exit|end|quit|logout)\b"
+    r"|traceroute|reload|dir|more|bash|run|clear|debug|exit|end|quit|logout|en)\b"
 )
 _STRONG_QOS = re.compile(
     r"priority-flow-control|random-detect|\bqos\b|\bpfc\b|\becn\b|tx-queue|service-policy"
     r"|no-drop|\bpause\b|qos-group|\bmtu\b"
 )
+_LIST = re.compile(r"\d{1,3}[.)]\s+")
+_ESCAPED_NOTE = re.compile(r"\s*\\\(.*\\\)\s*$")
+_NOTE = re.compile(r"\s+\([^()]*\)\s*$")
 _ECHO = ("Enter configuration commands, one per line.",)
 """What the CLI prints on ``configure terminal`` (a transcript line, not configuration)."""
 _BANNER = re.compile(r"^banner\s+(?:motd|login|exec|incoming|slip-ppp)\b\s*(.*)$")
@@ -171,10 +175,8 @@ def strip_prompt(raw: str) -> tuple[str, str | None]:
 
 
 def unprompt(text: str) -> str:
-    """``text`` with the CLI prompt removed from every line (for sniffing)."""
-    if "#" not in text and ">" not in text:
-        return text
-    return "\n".join(strip_prompt(line)[0] for line in text.splitlines())
+    """``text`` with the CLI prompt and list markers removed from every line (for sniffing)."""
+    return "\n".join(strip_prompt(_unlist(line)[0])[0] for line in text.splitlines())
 
 
 def _banner_end(words_rest: str) -> tuple[str | None, bool]:
@@ -191,8 +193,10 @@ def build_tree(text: str, grammar: Grammar, issues: Issues) -> list[Node]:
     roots: list[Node] = []
     stack: list[Node] = []
     banner: str | None = None
-    for number, raw in enumerate(text.splitlines()[:MAX_LINES], start=1):
-        body = raw.replace("\t", " ").rstrip().lstrip("\ufeff")
+    lines = text.splitlines()[:MAX_LINES]
+    base = _base_indent(lines)
+    for number, raw in enumerate(lines, start=1):
+        body = raw.replace("\t", " ").rstrip().lstrip("\ufeff")[base:]
         if banner is not None:
             if (banner == "EOF" and body.strip() == "EOF") or (banner != "EOF" and banner in body):
                 banner = None
@@ -202,8 +206,9 @@ def build_tree(text: str, grammar: Grammar, issues: Issues) -> list[Node]:
         hint = None
         if indent == 0:
             before = stripped
+            stripped, listed = _unlist(stripped)
             stripped, hint = strip_prompt(stripped)
-            stripped = stripped.strip()
+            stripped = _uncomment(stripped.strip(), listed)
             if hint is not None and issues.prompt_host is None:
                 issues.prompt_host = _PROMPT.match(before).group("host")  # type: ignore[union-attr]
         if not stripped or stripped.startswith("!") or stripped.startswith(_ECHO):
@@ -233,6 +238,39 @@ def build_tree(text: str, grammar: Grammar, issues: Issues) -> list[Node]:
         (parent.children if parent is not None else roots).append(node)
         stack.append(node)
     return roots
+
+
+def _unlist(text: str) -> tuple[str, bool]:
+    """``11.\tpriority-flow-control mode on`` (a runbook's numbered step) -> the command."""
+    match = _LIST.match(text)
+    return (text[match.end() :], True) if match else (text, False)
+
+
+def _uncomment(text: str, listed: bool) -> str:
+    """Drop a runbook's trailing explanation: ``\\(...\\)`` always, ``(...)`` after a numbered
+    step; expand the ``int`` abbreviation of ``interface``."""
+    match = _ESCAPED_NOTE.search(text) or (_NOTE.search(text) if listed else None)
+    if match is not None:
+        text = text[: match.start()].rstrip()
+    words = text.split(maxsplit=1)
+    if words and words[0] in ("int", "inter", "interf") and len(words) == 2:
+        text = f"interface {words[1]}"
+    return text
+
+
+def _base_indent(lines: list[str]) -> int:
+    """The indentation every line shares (a script pasted from a document, all lines indented
+    by four blanks, reads as unindented)."""
+    base: int | None = None
+    for raw in lines:
+        body = raw.replace("\t", " ").rstrip().lstrip("\ufeff")
+        stripped = body.lstrip(" ")
+        if stripped:
+            indent = len(body) - len(stripped)
+            base = indent if base is None else min(base, indent)
+            if base == 0:
+                return 0
+    return base or 0
 
 
 def _leave(stack: list[Node], *, all_modes: bool) -> None:

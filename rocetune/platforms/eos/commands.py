@@ -65,7 +65,7 @@ _QOS = re.compile(
     r"|priority-flow-control pause watchdog\b"
     r"|platform (?:trident|sand|tomahawk|jericho|strata|sfe)\b"
     r"|\s+(?:uc-|mc-)?tx-queue \d+$|\s+service-profile \S+$"
-    r"|\s+priority-flow-control priority \d (?:no-)?drop$)",
+    r"|\s*priority-flow-control priority \d (?:no-)?drop$)",
     re.MULTILINE,
 )
 _BLOCK = re.compile(r"^interface (?:Ethernet|Port-Channel)\d\S*\n {3}[a-z]", re.MULTILINE)

@@ -86,6 +86,8 @@ def _accepts(mode: str, words: list[str]) -> bool:
         return head in CLASS_WORDS
     if mode == "policy" and head == "class":
         return True
+    if mode == "system":
+        return head in ("service-policy", "fex")
     if mode == "interface" and head in ("priority-flow-control", "qos", "mls"):
         return True
     return not is_global(words, TOP_WORDS) and head not in _GLOBAL_QOS

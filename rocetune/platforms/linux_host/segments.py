@@ -77,13 +77,18 @@ def prompt_command(line: str) -> str | None:
 _HOST_PROMPT = re.compile(r"\[?[\w.-]{1,64}@([A-Za-z0-9][\w.-]{0,62})[\s:\]]")
 
 
+_NO_IDENTITY = frozenset({"localhost", "localhost.localdomain", "host", "hostname", "server"})
+"""Prompt host names that name no particular machine."""
+
+
 def prompt_host(text: str) -> tuple[str, int] | None:
-    """The host name of the first ``[user@host dir]#`` / ``user@host:~$`` prompt, and its line."""
+    """The host name of the first ``[user@host dir]#`` / ``user@host:~$`` prompt, and its line
+    (``localhost`` and other placeholders name no machine and are skipped)."""
     for number, line in enumerate(text.splitlines()[:MAX_LINES], start=1):
         if prompt_command(line) is None:
             continue
         match = _HOST_PROMPT.match(line.strip())
-        if match is not None:
+        if match is not None and match.group(1).lower() not in _NO_IDENTITY:
             return match.group(1), number
     return None
 

@@ -63,7 +63,7 @@ def port_names(ctx: Ctx) -> list[str]:
         return sorted(cfg.port_refs, key=natural_key)
     for name, (table, line) in cfg.port_refs.items():
         if name not in cfg.ports:
-            ctx.pr.add(f"{table}|{name}", "port is not in the PORT table", line)
+            ctx.pr.add(f"{table}|{name}", "port is not in the PORT table", line, ports=(name,))
     return sorted(cfg.ports, key=natural_key)
 
 

@@ -57,6 +57,15 @@ SONIC_TABLES: frozenset[str] = (
 
 _KEY = re.compile(r'"(' + "|".join(sorted(SONIC_TABLES)) + r')(?:\|[^"\n]*)?"\s*:')
 _NAMESPACE = re.compile(r"localhost|asic\d+")
+_PROMPT = re.compile(
+    r"^\s*(?:[\w.-]+@[\w.-]+(?::[^$#\s]*)?\s*[$#]|[$#]|[\w.-]+[#>])\s*(?P<rest>.*)$"
+)
+"""A shell prompt (``admin@sonic:~$``, ``root@sw:/home/admin#``, a bare ``$`` or ``#``)."""
+_CAPTURE = re.compile(
+    r"^(?:sudo\s+)?(?:show\s+runningconfiguration\b|sonic-cfggen\b|redis-dump\b|cat\b"
+    r"|sonic-db-dump\b|config\s+save\b|ip\s+netns\s+exec\b|docker\s+exec\b|jq\b)"
+)
+"""Commands that print CONFIG_DB JSON (the command line of a pasted capture)."""
 _SCAN_LIMIT = 4_000_000
 
 
@@ -81,9 +90,44 @@ def _is_config_db(value: object) -> bool:
     return _has_table(value)
 
 
+def _frame_line(line: str) -> bool:
+    """True for a blank line, a prompt (with or without a command) or a capture command."""
+    stripped = line.strip()
+    if not stripped:
+        return True
+    m = _PROMPT.match(stripped)
+    rest = m.group("rest") if m else stripped
+    return not rest or bool(_CAPTURE.match(rest))
+
+
+def json_body(text: str) -> str:
+    """``text`` with the prompt and command lines of a pasted capture blanked out.
+
+    ``admin@sonic:~$ show runningconfiguration all`` before the JSON and a bare prompt after
+    it are replaced by empty lines, so JSON line numbers stay those of the file. Text whose
+    lines around the JSON are anything else is returned unchanged (and then fails to parse
+    as JSON, with its line).
+    """
+    body = text.lstrip("\ufeff")
+    lines = body.split("\n")
+    start = next((i for i, ln in enumerate(lines) if ln.lstrip().startswith(("{", "["))), None)
+    end = next(
+        (i for i in range(len(lines) - 1, -1, -1) if lines[i].rstrip().endswith(("}", "]"))),
+        None,
+    )
+    if start is None or end is None or end < start:
+        return body
+    head, tail = lines[:start], lines[end + 1 :]
+    if not (any(ln.strip() for ln in head) or any(ln.strip() for ln in tail)):
+        return body
+    if not all(_frame_line(ln) for ln in (*head, *tail)):
+        return body
+    return "\n".join(["" for _ in head] + lines[start : end + 1] + ["" for _ in tail])
+
+
 def looks_like_config_db(text: str) -> bool:
     """True when ``text`` is (or is meant to be) a SONiC CONFIG_DB JSON document."""
-    body = text.lstrip("\ufeff \t\r\n")
+    body = json_body(text).lstrip("\ufeff \t\r\n")
     if not body.startswith(("{", "[")):
         return False
     try:

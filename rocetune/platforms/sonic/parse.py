@@ -37,7 +37,9 @@ from rocetune.platforms.sonic.build import (
     device_facts,
     natural_key,
 )
+from rocetune.platforms.sonic.chassis import bind_system_ports
 from rocetune.platforms.sonic.commands import CONFIG_DB, LLDP, PFC_PRIORITY
+from rocetune.platforms.sonic.detect import json_body
 from rocetune.platforms.sonic.norm_buffers import normalise_buffers
 from rocetune.platforms.sonic.norm_ports import normalise_ports
 from rocetune.platforms.sonic.norm_qos import normalise_qos
@@ -46,6 +48,7 @@ from rocetune.platforms.sonic.resolve import Ctx
 from rocetune.platforms.sonic.runtime_buffers import headroom_params, with_runtime_pgs
 from rocetune.platforms.sonic.shape import SonicConfig
 from rocetune.platforms.sonic.tables import RawDb, read_document, report_unmodelled
+from rocetune.platforms.sonic.unparsed import bind_referenced
 from rocetune.platforms.sonic.values import Problems
 from rocetune.snapshot import Snapshot
 
@@ -77,7 +80,7 @@ def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResu
 
 def read_configs(text: str, file: str) -> tuple[list[SonicConfig], Problems]:
     """Steps 1 and 2: JSON text -> the normalised SONiC shape, one per namespace."""
-    doc = parse_json(text, file)
+    doc = parse_json(json_body(text), file)
     pr = Problems(file)
     dbs = sorted(read_document(doc, pr), key=_namespace_order)
     return [_normalise(db, pr) for db in dbs], pr
@@ -101,7 +104,7 @@ def parse_text(
     for cfg in configs:
         part = _namespace(cfg, pr, prov, (file, multi, running))
         _merge(merged, part, cfg.namespace, pr)
-    unparsed = pr.result()
+    unparsed = tuple(bind_referenced(pr.result(), configs))
     for i, item in enumerate(unparsed):
         prov.add(f"unparsed.{i}", file, item.line)
     device = Device(
@@ -131,9 +134,12 @@ def _namespace_order(db: RawDb) -> tuple[int, tuple[tuple[int, int | str], ...]]
 
 def _normalise(db: RawDb, pr: Problems) -> SonicConfig:
     report_unmodelled(db, pr)
+    remote = bind_system_ports(db, pr)
     cfg = SonicConfig(
         namespace=db.namespace, present=set(db.table_lines), table_lines=dict(db.table_lines)
     )
+    if remote:
+        cfg.facts["chassis.remote_keys"] = str(remote)
     normalise_ports(db, cfg, pr)
     normalise_qos(db, cfg, pr)
     normalise_buffers(db, cfg, pr)
@@ -171,7 +177,13 @@ def _merge(into: _Merged, part: _Merged, namespace: str | None, pr: Problems) ->
             into.ports[name] = port
         elif not is_host:
             line = part.port_lines.get(name)
-            pr.add(f"{namespace} {name}", "port appears in two ASIC namespaces", line)
+            pr.add(
+                f"{namespace} {name}",
+                "port appears in two ASIC namespaces",
+                line,
+                ports=(name,),
+                features=("ports",),
+            )
     if part.pools is not None:
         into.pools = {**(into.pools or {}), **part.pools}
     if into.poll_ms is None:

@@ -115,11 +115,13 @@ class Entry:
     fields: dict[str, object]
     line: int | None
     field_lines: dict[str, int | None] = field(default_factory=dict)
+    raw_key: str | None = None
+    """The key as written when it was re-keyed (chassis ``host|asic|port|index`` keys)."""
 
     @property
     def item(self) -> str:
         """How the entry is written in redis (``TABLE|key``)."""
-        return f"{self.table}|{self.key}"
+        return f"{self.table}|{self.raw_key or self.key}"
 
     def line_of(self, name: str) -> int | None:
         """Line of a field, or of the entry when the field has none."""
@@ -134,6 +136,8 @@ class RawDb:
     namespace: str | None = None
     tables: dict[str, dict[str, Entry]] = field(default_factory=dict)
     table_lines: dict[str, int | None] = field(default_factory=dict)
+    patch: bool = False
+    """True for a configlet (list of table patches): its entries update a running config."""
 
     def has(self, table: str) -> bool:
         """True when the table is in the file (even when it is empty)."""
@@ -208,7 +212,7 @@ def read_document(doc: JsonDoc, pr: Problems) -> list[RawDb]:
     namespaced = isinstance(value, dict) and _is_namespaced(value)
     _report_duplicates(doc, pr, namespaced, isinstance(value, list))
     if isinstance(value, list):
-        db = RawDb()
+        db = RawDb(patch=True)
         for i, elem in enumerate(value):
             if isinstance(elem, dict):
                 reader.tables(db, elem, (i,), patch=True)

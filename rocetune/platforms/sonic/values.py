@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
 from rocetune.model import Unparsed
+from rocetune.model.device import Feature
+from rocetune.platforms.sonic.unparsed import annotate, ports_of_key
 
 T = TypeVar("T")
 V_co = TypeVar("V_co", covariant=True)
@@ -68,6 +70,8 @@ class _Group:
     item: str
     line: int | None
     count: int = 1
+    ports: dict[str, None] = field(default_factory=dict)
+    """The ports of every grouped entry (an ordered set)."""
 
 
 @dataclass
@@ -79,20 +83,36 @@ class Problems:
     _seen: set[tuple[str, str]] = field(default_factory=set)
     _unknown: dict[tuple[str, str], _Group] = field(default_factory=dict)
 
-    def add(self, item: str, reason: str, line: int | None) -> None:
-        """Record one item the parser could not use."""
+    def add(
+        self,
+        item: str,
+        reason: str,
+        line: int | None,
+        *,
+        ports: tuple[str, ...] | None = None,
+        features: tuple[Feature, ...] | None = None,
+    ) -> None:
+        """Record one item the parser could not use (ports and features from its table and
+        key unless given: :mod:`.unparsed`)."""
         if (item, reason) in self._seen:
             return
         self._seen.add((item, reason))
-        self.items.append(Unparsed(item=item, reason=reason, file=self.file, line=line))
+        found = annotate(item, reason, self.file, line)
+        update: dict[str, object] = {}
+        if ports is not None:
+            update["ports"] = ports
+        if features is not None:
+            update["features"] = features
+        self.items.append(found.model_copy(update=update) if update else found)
 
     def unknown_field(self, entry: Entry, name: str) -> None:
         """Record a field rocetune does not model; grouped per table and field name."""
         group = self._unknown.get((entry.table, name))
         if group is None:
-            self._unknown[(entry.table, name)] = _Group(f"{entry.item} {name}", entry.line_of(name))
-        else:
-            group.count += 1
+            group = _Group(f"{entry.item} {name}", entry.line_of(name), 0)
+            self._unknown[(entry.table, name)] = group
+        group.count += 1
+        group.ports.update(dict.fromkeys(ports_of_key(entry.table, entry.key) or ()))
 
     def result(self) -> tuple[Unparsed, ...]:
         """All items, ordered by line."""
@@ -101,7 +121,10 @@ class Problems:
             reason = f"{table} field {name!r} is not modelled by rocetune"
             if g.count > 1:
                 reason += f" ({g.count} entries)"
-            out.append(Unparsed(item=g.item, reason=reason, file=self.file, line=g.line))
+            found = annotate(g.item, reason, self.file, g.line)
+            if g.ports:
+                found = found.model_copy(update={"ports": tuple(g.ports)})
+            out.append(found)
         return tuple(sorted(out, key=lambda u: (u.line or 0, u.item, u.reason)))
 
 

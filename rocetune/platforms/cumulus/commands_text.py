@@ -1,9 +1,24 @@
 """Read ``nv set`` / ``nv unset`` command lists into the same tree as NVUE YAML.
 
-Accepted input: the output of ``nv config show -o commands`` or a pasted session, one command
-per line, optionally behind a shell prompt (``cumulus@switch:mgmt:~$ nv set qos roce``).
-``nv config ...`` lines (apply, save, diff) are ignored; blank and ``#`` lines are skipped;
-any other line becomes an Unparsed item.
+Accepted input: the output of ``nv config show -o commands``, a pasted session, or a runbook
+that mixes commands with their output and prose. Each line is classified:
+
+* ``nv set`` / ``nv unset`` (behind an optional prompt: ``cumulus@switch:mgmt:~$``, a bare
+  ``$`` or ``#`` root prompt, and an optional ``sudo``) is configuration and is read;
+* ``nv config apply|save|diff|show|history...``, ``nv show ...``, ``nv action ...`` and other
+  read-only NVUE commands are skipped, and so is their output (every line up to the next
+  command is output or prose);
+* ``nv config patch|replace <file>`` loads configuration rocetune cannot see: reported;
+* any other ``nv`` line (``nv sett ...``) is reported: it is meant as NVUE and not understood;
+* NCLU ``net add|del`` commands and ``key = value`` lines of the datapath QoS files
+  (``qos_features.conf``), which configure QoS outside NVUE, are reported when they name a
+  QoS setting;
+* everything else (prose, shell commands, command output, Markdown fences) is skipped and
+  counted (:attr:`~.tree.ConfigTree.skipped_lines`, the fact ``nvue.skipped_lines``):
+  prose is not configuration, and reporting it would only teach users to mute RT001.
+
+A text is a command list (:func:`is_commands_text`) when at least one line is an ``nv set``
+or ``nv unset`` command; a file without any is not NVUE configuration.
 
 ``nv set`` words form a key path. Most words are keys, and the last word is the value of the
 key before it (``qos pfc default-global tx enable`` -> ``tx: enable``) unless that key is an
@@ -21,9 +36,23 @@ import re
 import shlex
 from typing import Any
 
+from rocetune.platforms.cumulus.scope import keyword_features, line_ports
 from rocetune.platforms.cumulus.tree import ConfigTree, Issues, KeyPath
 
-PROMPT = re.compile(r"^[\w.-]+@[\w.-]+(?::\S*?)?[$#]\s?")
+PROMPT = re.compile(r"^(?:[\w.-]+@[\w.-]+(?::\S*?)?[$#]|[$#](?=\s))\s?")
+"""A shell prompt: ``cumulus@leaf01:mgmt:~$``, ``root@sw:~#`` or a bare ``$``/``#``."""
+_SUDO = re.compile(r"^sudo\s+(?:-\S+\s+)*")
+_SKIPPED_NV = frozenset(
+    {"show", "action", "list-commands", "help", "complete", "-h", "--help", "--version"}
+)
+_CONFIG_LOADS = frozenset({"patch", "replace"})
+_NCLU = re.compile(r"^net\s+(?:add|del)\b")
+_CONF_LINE = re.compile(r"^[a-z_]+(?:\.[\w\-\[\]]+)+\s*=\s*\S")
+_QOS_WORDS = re.compile(
+    r"pfc|ecn|red|pause|qos|dscp|cos|roce|buffer|mtu|speed|sched|shap|lossless|breakout"
+    r"|priority|trust|watchdog|pool",
+    re.IGNORECASE,
+)
 
 _COLLECTIONS: dict[KeyPath, frozenset[str]] = {
     (): frozenset({"interface"}),
@@ -65,62 +94,77 @@ _OBJECTS = frozenset({"qos", "roce", "pfc-watchdog"})
 """Keys that are objects, never values: ``nv set qos roce`` sets ``roce: {}``."""
 
 
+def strip_prompt(line: str) -> str:
+    """A line without its shell prompt and ``sudo``."""
+    text = PROMPT.sub("", line.strip(), count=1).strip()
+    return _SUDO.sub("", text, count=1)
+
+
 def command_words(line: str) -> list[str] | None:
     """Return the words of an ``nv`` command line (prompt removed) or None for other lines."""
-    text = PROMPT.sub("", line.strip(), count=1).strip()
+    text = strip_prompt(line)
     if not text.startswith("nv "):
         return None
     try:
-        return shlex.split(text)
+        return shlex.split(text, comments=False)
     except ValueError:
         return text.split()
 
 
+def _is_set(words: list[str] | None) -> bool:
+    return words is not None and len(words) > 2 and words[1] in ("set", "unset")
+
+
 def is_commands_text(text: str) -> bool:
-    """True when every meaningful line is an ``nv set|unset|config`` command (one set/unset)."""
-    seen = False
-    for raw in text.splitlines()[:5000]:
-        stripped = PROMPT.sub("", raw.strip(), count=1).strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        words = command_words(raw)
-        if words is None or len(words) < 2:
-            return False
-        if words[1] in ("set", "unset"):
-            seen = True
-        elif words[1] != "config":
-            return False
-    return seen
-
-
-def has_set_commands(text: str) -> bool:
     """True when at least one line is an ``nv set`` or ``nv unset`` command."""
-    for raw in text.splitlines():
-        words = command_words(raw)
-        if words is not None and len(words) > 2 and words[1] in ("set", "unset"):
-            return True
-    return False
+    return any(_is_set(command_words(raw)) for raw in text.splitlines())
+
+
+has_set_commands = is_commands_text
 
 
 def load_commands(text: str, issues: Issues) -> ConfigTree:
-    """Build the configuration tree from ``nv set`` / ``nv unset`` lines."""
+    """Build the configuration tree from the ``nv set`` / ``nv unset`` lines of ``text``."""
     tree = ConfigTree()
     for number, raw in enumerate(text.splitlines(), start=1):
-        stripped = PROMPT.sub("", raw.strip(), count=1).strip()
-        if not stripped or stripped.startswith("#"):
+        stripped = strip_prompt(raw)
+        if not stripped or stripped.startswith("```"):
             continue
         words = command_words(raw)
-        if words is None or len(words) < 2:
-            issues.add(stripped, "not an `nv set` or `nv unset` command", number)
-        elif words[1] == "config":
-            continue
-        elif words[1] == "set" and len(words) > 2:
+        if words is None:
+            _other_line(stripped, number, tree, issues)
+        elif _is_set(words) and words[1] == "set":
             _set(tree, words[2:], number)
-        elif words[1] == "unset" and len(words) > 2:
+        elif _is_set(words):
             _unset(tree.root, words[2:])
+        elif len(words) > 2 and words[1] == "config" and words[2] in _CONFIG_LOADS:
+            issues.add(
+                stripped,
+                "loads NVUE configuration from a file that is not in the input",
+                number,
+                features=("trust", "dscp_map", "pfc", "watchdog", "ecn", "scheduler", "buffers"),
+            )
+        elif len(words) > 1 and (words[1] == "config" or words[1] in _SKIPPED_NV):
+            tree.skipped_lines.append(number)
         else:
             issues.add(stripped, "not an `nv set` or `nv unset` command", number)
     return tree
+
+
+def _other_line(text: str, number: int, tree: ConfigTree, issues: Issues) -> None:
+    """A line that is not an ``nv`` command: NCLU or datapath QoS config is reported."""
+    if text.startswith("#"):
+        return
+    if (_NCLU.match(text) or _CONF_LINE.match(text)) and _QOS_WORDS.search(text):
+        issues.add(
+            text,
+            "QoS configuration outside NVUE (NCLU or datapath .conf) is not read",
+            number,
+            ports=line_ports(text) if _NCLU.match(text) else None,
+            features=keyword_features(text),
+        )
+        return
+    tree.skipped_lines.append(number)
 
 
 def _steps(words: list[str]) -> list[tuple[str, str | None]]:

@@ -8,6 +8,13 @@
 - ``qos``: ``<feature> profile <name>`` for pfc, link-pause, mapping, congestion-control,
   egress-scheduler and remark binds a global profile; ``pfc-watchdog`` (present, or ``state
   enable|disable``) turns the watchdog on for the port. Other qos keys become Unparsed.
+- ``link breakout``: ``<n>x`` (``nv set interface swp1 link breakout 4x``; YAML ``breakout:
+  4x`` or ``breakout: {4x: {...}}``) splits the port into ``swp1s0`` .. ``swp1s<n-1>``
+  (NVUE reference "With breakout 4x, parent ports swp1 through swp32 split into
+  sub-interfaces swp1s0 through swp32s3"): the parent is replaced by its children, which
+  keep the settings they set themselves. ``1x`` keeps the port; ``disabled`` (and
+  ``loopback``) take the port out of service, so it is not a port of the model. Any other
+  breakout value is reported and the port kept.
 - Bonds (``bond: member: {...}``, type bond or peerlink) carry no QoS in Cumulus: QoS and
   the watchdog are per physical swp port (S2 "You cannot enable the watchdog on a bond").
   Members are ports; they inherit the bond's ``link mtu`` when they set none themselves
@@ -17,6 +24,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +41,8 @@ _NOT_MODELLED = {
     "roce": "per-interface RoCE settings are not modelled",
 }
 _MTU_RANGE = (68, 65_535)
+_BREAKOUT = re.compile(r"([1-8])x(?:\d+g)?")
+_BREAKOUT_OFF = frozenset({"disabled", "loopback"})
 
 
 @dataclass(frozen=True)
@@ -78,7 +88,26 @@ def read_interfaces(ctx: Ctx) -> dict[str, PortConfig]:
             port = ports.setdefault(name, PortConfig(line=line))
             if "mtu" in settings and "mtu" not in port.settings:
                 port.settings["mtu"] = settings["mtu"]
-    return ports
+    return _breakouts(ports)
+
+
+def _breakouts(ports: dict[str, PortConfig]) -> dict[str, PortConfig]:
+    """Replace broken-out parents by their children; drop disabled ports."""
+    out = dict(ports)
+    for name, port in ports.items():
+        setting = port.settings.get("breakout")
+        if setting is None:
+            continue
+        if setting.value == 0:
+            out.pop(name, None)
+            continue
+        if setting.value is None or setting.value <= 1:
+            continue
+        out.pop(name, None)
+        for i in range(setting.value):
+            child = f"{name}s{i}"
+            out.setdefault(child, PortConfig(line=setting.line))
+    return out
 
 
 def _bond_members(ctx: Ctx, path: KeyPath, node: dict[str, Any]) -> list[str]:
@@ -118,6 +147,9 @@ def _read_link(ctx: Ctx, path: KeyPath, link: dict[str, Any], out: dict[str, Set
             if speed is None:
                 ctx.issues.invalid(where, raw, "a speed such as 100G", ctx.line(where))
             out["speed_mbps"] = Setting(speed, ctx.line(where), where)
+    if "breakout" in link:
+        where = (*path, "breakout")
+        out["breakout"] = Setting(_breakout(ctx, where, link["breakout"]), ctx.line(where), where)
     if "state" in link:
         where = (*path, "state")
         raw = link["state"]
@@ -127,6 +159,20 @@ def _read_link(ctx: Ctx, path: KeyPath, link: dict[str, Any], out: dict[str, Set
         if state is None:
             ctx.issues.invalid(where, link["state"], "up or down", ctx.line(where))
         out["admin_up"] = Setting(state, ctx.line(where), where)
+
+
+def _breakout(ctx: Ctx, path: KeyPath, raw: Any) -> int | None:
+    """``4x`` -> 4, ``1x`` -> 1, ``disabled``/``loopback`` -> 0; None (reported) otherwise."""
+    if isinstance(raw, dict) and len(raw) == 1:
+        raw = next(iter(raw))
+    text = str(raw).strip().lower() if isinstance(raw, str | int) else ""
+    if text in _BREAKOUT_OFF:
+        return 0
+    m = _BREAKOUT.fullmatch(text)
+    if m is None:
+        ctx.issues.invalid(path, raw, "a breakout such as 4x, 1x or disabled", ctx.line(path))
+        return None
+    return int(m.group(1))
 
 
 def _read_qos(ctx: Ctx, path: KeyPath, qos: dict[str, Any], out: dict[str, Setting]) -> None:

@@ -212,6 +212,8 @@ def _hostname(tree: ConfigTree, issues: Issues, provenance: Provenance) -> str |
 def _facts(tree: ConfigTree, plan: QosPlan, source: str) -> dict[str, str]:
     facts = {f"nvue.{key}": value for key, value in sorted(tree.header.items())}
     facts["nvue.source"] = source
+    if tree.skipped_lines:
+        facts["nvue.skipped_lines"] = str(len(tree.skipped_lines))
     facts["nvue.roce_mode"] = plan.roce_mode or "off"
     return facts
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from rocetune.model.device import Trust
 from rocetune.platforms.cumulus import defaults, values
-from rocetune.platforms.cumulus.qos_common import Ctx, Line, Part
+from rocetune.platforms.cumulus.qos_common import UNKNOWN_KEY, Ctx, Line, Part
 from rocetune.platforms.cumulus.qos_queues import (
     DEFAULT_GLOBAL,
     PfcProfile,
@@ -95,7 +95,7 @@ def resolve_qos(tree: ConfigTree, issues: Issues) -> QosPlan:
         if key in _NOT_MODELLED:
             issues.subtree(tree, ("qos", key), _NOT_MODELLED[key])
         elif key not in _HANDLED:
-            issues.subtree(tree, ("qos", key), "unknown NVUE QoS key")
+            issues.subtree(tree, ("qos", key), UNKNOWN_KEY)
     plan = QosPlan()
     roce_cable = _roce(ctx, plan)
     plan.mappings = _mappings(ctx)

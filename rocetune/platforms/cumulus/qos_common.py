@@ -11,7 +11,7 @@ from rocetune.platforms.cumulus.defaults import RoceDefaults
 from rocetune.platforms.cumulus.tree import ConfigTree, Issues, KeyPath
 
 Line = int | None
-UNKNOWN_KEY = "unknown NVUE QoS key"
+UNKNOWN_KEY = "invalid: not a key of the NVUE QoS schema"
 
 
 @dataclass

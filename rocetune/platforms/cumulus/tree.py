@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rocetune.model import Unparsed
+from rocetune.model.device import Feature
+from rocetune.platforms.cumulus.scope import path_of, scope
 
 KeyPath = tuple[str, ...]
 _MAX_ITEM = 200
@@ -28,6 +30,9 @@ class ConfigTree:
     lines: dict[KeyPath, int] = field(default_factory=dict)
     header: dict[str, str] = field(default_factory=dict)
     """The ``- header:`` item of a revision list (model, version, rev-id), as strings."""
+    skipped_lines: list[int] = field(default_factory=list)
+    """Lines of a command text that are neither configuration nor reported: prose, command
+    output, read-only commands (:mod:`.commands_text`)."""
 
     def line(self, path: KeyPath) -> int | None:
         """Return the line of ``path`` or of its nearest recorded parent."""
@@ -50,25 +55,51 @@ class ConfigTree:
 
 @dataclass
 class Issues:
-    """Collects Unparsed items (RT001) for one input file, without duplicates."""
+    """Collects Unparsed items (RT001) for one input file, without duplicates.
+
+    Each item gets the ports and features its key path says (:mod:`.scope`); duplicates are
+    found through a set, so collecting is linear in the number of items."""
 
     file: str
     items: list[Unparsed] = field(default_factory=list)
+    _seen: set[tuple[str, str, int | None]] = field(default_factory=set)
 
-    def add(self, item: str, reason: str, line: int | None) -> None:
+    def add(
+        self,
+        item: str,
+        reason: str,
+        line: int | None,
+        *,
+        path: KeyPath | None = None,
+        ports: tuple[str, ...] | None = None,
+        features: tuple[Feature, ...] | None = None,
+    ) -> None:
         """Record one item the parser did not understand."""
-        entry = Unparsed(item=item[:_MAX_ITEM], reason=reason, file=self.file, line=line)
-        if entry not in self.items:
-            self.items.append(entry)
+        text = item[:_MAX_ITEM]
+        key = (text, reason, line)
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        found_ports, found_features = scope(path if path is not None else path_of(item))
+        self.items.append(
+            Unparsed(
+                item=text,
+                reason=reason,
+                file=self.file,
+                line=line,
+                ports=ports if ports is not None else found_ports,
+                features=features if features is not None else found_features,
+            )
+        )
 
     def invalid(self, path: KeyPath, value: object, expected: str, line: int | None) -> None:
         """Record a value of the wrong type or outside its range."""
-        self.add(dotted(path), f"invalid value {value!r} (expected {expected})", line)
+        self.add(dotted(path), f"invalid value {value!r} (expected {expected})", line, path=path)
 
     def subtree(self, tree: ConfigTree, path: KeyPath, reason: str) -> None:
         """Record every leaf under ``path`` (or ``path`` itself when it is a leaf)."""
         for leaf in leaves(tree.get(path), path):
-            self.add(dotted(leaf), reason, tree.line(leaf))
+            self.add(dotted(leaf), reason, tree.line(leaf), path=leaf)
 
 
 def dotted(path: KeyPath) -> str:

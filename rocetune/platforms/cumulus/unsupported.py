@@ -13,7 +13,9 @@ from __future__ import annotations
 import re
 
 from rocetune.model import Unparsed
+from rocetune.model.device import Feature
 from rocetune.platforms.cumulus.commands_text import PROMPT
+from rocetune.platforms.cumulus.scope import keyword_features, line_ports
 
 NV_SHOW = "`nv show` text output"
 DATAPATH = "datapath QoS file (qos_features.conf, qos_infra.conf, traffic.conf, datapath.conf)"
@@ -35,6 +37,16 @@ _NCLU_QOS = re.compile(
     re.IGNORECASE,
 )
 _MAX_LINES = 20_000
+_ALL_FEATURES: tuple[Feature, ...] = (
+    "trust",
+    "dscp_map",
+    "pfc",
+    "watchdog",
+    "ecn",
+    "scheduler",
+    "buffers",
+    "mtu",
+)
 _MAX_ITEM = 200
 
 
@@ -64,11 +76,20 @@ def unparsed_items(text: str, file: str, label: str) -> tuple[Unparsed, ...]:
     else:
         picked = _show_lines(lines)
     items = [
-        Unparsed(item=lines[n - 1].strip()[:_MAX_ITEM], reason=reason, file=file, line=n)
+        Unparsed(
+            item=lines[n - 1].strip()[:_MAX_ITEM],
+            reason=reason,
+            file=file,
+            line=n,
+            ports=line_ports(lines[n - 1]) if label == NCLU else None,
+            features=keyword_features(lines[n - 1]),
+        )
         for n in picked
     ]
     if not items:
-        items.append(Unparsed(item="(file)", reason=reason, file=file, line=1))
+        items.append(
+            Unparsed(item="(file)", reason=reason, file=file, line=1, features=_ALL_FEATURES)
+        )
     return tuple(items)
 
 

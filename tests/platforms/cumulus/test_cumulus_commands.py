@@ -65,12 +65,18 @@ def test_roce_without_mode_keeps_the_mode() -> None:
     assert device(text).facts["nvue.roce_mode"] == "lossy"
 
 
-def test_non_command_lines_are_reported() -> None:
-    text = "nv set interface swp1 type swp\nnv set qos roce\nnv show qos roce\n"
-    assert not is_commands_text(text)
+def test_read_only_commands_are_skipped_and_unknown_nv_lines_reported() -> None:
+    text = (
+        "nv set interface swp1 type swp\nnv set qos roce\nnv show qos roce\n"
+        "nv sett qos pfc default-global switch-priority 4\n"
+    )
+    assert is_commands_text(text)
     dev = device(text)
-    assert [(u.item, u.line) for u in dev.unparsed] == [("nv show qos roce", 3)]
+    assert [(u.item, u.line) for u in dev.unparsed] == [
+        ("nv sett qos pfc default-global switch-priority 4", 4)
+    ]
     assert dev.ports["swp1"].pfc_tx == (3,)
+    assert dev.facts["nvue.skipped_lines"] == "1"
 
 
 @pytest.mark.parametrize(
@@ -80,7 +86,8 @@ def test_non_command_lines_are_reported() -> None:
         ("cumulus@switch:mgmt:~$ nv set qos roce\ncumulus@switch:mgmt:~$ nv config apply\n", True),
         ("# comment\n\nnv unset qos roce\n", True),
         ("nv config apply\n", False),
-        ("nv set qos roce\nnet add interface swp1 mtu 9216\n", False),
+        ("nv set qos roce\nnet add interface swp1 mtu 9216\n", True),
+        ("nv show qos roce\nnet add interface swp1 mtu 9216\n", False),
         ("", False),
     ],
 )

@@ -43,6 +43,11 @@ class Entry(Protocol):
         ...
 
     @property
+    def key(self) -> str:
+        """The entry key (``Ethernet0|3``)."""
+        ...
+
+    @property
     def item(self) -> str:
         """``TABLE|key``."""
         ...

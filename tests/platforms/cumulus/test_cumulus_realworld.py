@@ -26,7 +26,7 @@ def test_breakout_disabled_takes_the_port_out_and_bad_modes_are_invalid() -> Non
         "nv set interface swp4 link breakout 3y\n"
         "nv set interface swp5 link mtu 9216\n"
     ).device
-    assert "swp2" not in dev.ports and "swp1" not in dev.ports and "swp3" not in dev.ports
+    assert not {"swp1", "swp2", "swp3"} & set(dev.ports)
     assert {"swp1s3", "swp3s0", "swp3s1", "swp4", "swp5"} <= set(dev.ports)
     assert "swp3s2" not in dev.ports
     (bad,) = dev.unparsed
@@ -56,7 +56,7 @@ def test_misspelt_qos_key_is_invalid_with_features() -> None:
     ).device
     bad = next(u for u in dev.unparsed if "min-treshold" in u.item)
     assert bad.reason.startswith("invalid")
-    assert bad.ports is None and bad.features == ("ecn",)
+    assert (bad.ports, bad.features) == (None, ("ecn",))
     missing = next(u for u in dev.unparsed if u.item == "interface.swp1.qos.pfc.profile")
     assert missing.ports == ("swp1",)
     assert "pfc" in missing.features
@@ -74,7 +74,7 @@ def test_root_prompt_sudo_and_unknown_nv_lines() -> None:
     assert dev.ports["swp1"].mtu == 9000
     items = {u.line: u for u in dev.unparsed}
     assert set(items) == {3, 4}
-    assert items[4].ports == ("swp2",) and items[4].features == ("pfc",)
+    assert (items[4].ports, items[4].features) == (("swp2",), ("pfc",))
     assert dev.facts["nvue.skipped_lines"] == "1"
 
 

@@ -33,10 +33,12 @@ def test_voq_keys_bind_to_the_local_linecard(parse_config: Parse) -> None:
     dev = parse_config(json.dumps({"DEVICE_METADATA": meta, **doc}, indent=4)).device
     assert not [u for u in dev.unparsed if u.item == "QUEUE"]
     ecn = dev.ports["Ethernet0"].ecn
-    assert ecn is not None and set(ecn) == {3, 4}
+    assert ecn is not None
+    assert set(ecn) == {3, 4}
     assert ecn[3].ecn_mark is True
     schedulers = dev.ports["Ethernet0"].schedulers
-    assert schedulers is not None and set(schedulers) == set(range(7))
+    assert schedulers is not None
+    assert set(schedulers) == set(range(7))
     # lc4 and lc5 keys are remote system ports: skipped, not merged into the local ports
     assert int(dev.facts["chassis.remote_keys"]) == 4 * 48
     assert not any("|" in name for name in dev.ports)

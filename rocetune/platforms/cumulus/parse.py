@@ -36,6 +36,7 @@ from rocetune.platforms.cumulus.commands import (
     looks_like_nvue_yaml,
 )
 from rocetune.platforms.cumulus.commands_text import has_set_commands, load_commands
+from rocetune.platforms.cumulus.datapath import read_datapath
 from rocetune.platforms.cumulus.interfaces import PortConfig, read_interfaces
 from rocetune.platforms.cumulus.nvue_yaml import load_yaml
 from rocetune.platforms.cumulus.operational import (
@@ -68,10 +69,36 @@ def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResu
 
 
 def _unsupported_only(source: SourceFile, name: str, role: str | None) -> ParseResult:
+    if unsupported.classify(source.text) == unsupported.DATAPATH:
+        return _datapath(source, name, role)
     items = _unsupported_items(source)
     device = Device(name=name, kind="switch", platform=PLATFORM, role=role, unparsed=items)
     provenance = Provenance()
     provenance.add("", source.path, 1)
+    _record_unparsed(provenance, items)
+    return ParseResult(device=device, provenance=provenance)
+
+
+def _datapath(source: SourceFile, name: str, role: str | None) -> ParseResult:
+    """traffic.conf / qos_features.conf: the ports their port sets name (:mod:`.datapath`)."""
+    read = read_datapath(source.text, source.path)
+    items = tuple(read.unparsed)
+    facts = {"cumulus.source": "datapath"}
+    if read.skipped:
+        facts["cumulus.skipped_lines"] = str(read.skipped)
+    device = Device(
+        name=name,
+        kind="switch",
+        platform=PLATFORM,
+        role=role,
+        ports=read.ports,
+        unparsed=items,
+        facts=facts,
+    )
+    provenance = Provenance()
+    provenance.add("", source.path, 1)
+    for port, line in read.port_lines.items():
+        provenance.add(f"ports.{port}", source.path, line)
     _record_unparsed(provenance, items)
     return ParseResult(device=device, provenance=provenance)
 

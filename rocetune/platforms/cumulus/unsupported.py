@@ -4,8 +4,9 @@ Recognised: ``nv show ...`` text tables (operational/applied columns), the Linux
 files behind NVUE (``/etc/cumulus/datapath/qos/qos_features.conf``,
 ``/etc/mlx/datapath/qos/qos_infra.conf``) and their Cumulus 3.x/4.x predecessors
 (``traffic.conf``, ``datapath.conf``), and NCLU ``net add`` command lists. The driver maps
-them to one pseudo command; the parser returns a device without ports and one Unparsed item
-per QoS-relevant line, with its line number, asking for ``nv config show -o yaml``.
+them to one pseudo command. The datapath files are read (:mod:`.datapath`); for the others the
+parser returns a device without ports and one Unparsed item per QoS-relevant line, with its
+line number, asking for ``nv config show -o yaml``.
 """
 
 from __future__ import annotations

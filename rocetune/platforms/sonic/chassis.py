@@ -11,15 +11,20 @@ queues this ASIC keeps for every port of every linecard. The template finds its 
 rocetune does the same: entries whose host (and, when ``asic_name`` is set, ASIC) match are
 re-keyed ``<port>|<index>`` and read like any other; entries of other hosts or ASICs are
 remote system ports and are skipped (counted in the fact ``chassis.remote_keys``). When the
-file does not say which host it is (a rendered fragment without DEVICE_METADATA), no chassis
-key is bound and one Unparsed item per table says so, with the features the table feeds, so
-rules do not read "no queue configured" from keys that were not bound. SYSTEM_PORT itself
+file does not say which host it is (a rendered fragment without DEVICE_METADATA), a field of
+``<port>|<index>`` is bound only when every linecard/ASIC of the file writes it with the same
+value (then it holds whichever of them this device is: the templates give every system port
+the lossless queues' WRED profile); the other fields are reported in one Unparsed item per
+table with their ports and features, so rules do not read "no scheduler" from keys that were
+not bound. SYSTEM_PORT itself
 (the chassis port inventory) holds no QoS and is not read.
 """
 
 from __future__ import annotations
 
+from rocetune.model.device import Feature
 from rocetune.platforms.sonic.tables import Entry, RawDb
+from rocetune.platforms.sonic.unparsed import features_of
 from rocetune.platforms.sonic.values import Problems, as_text
 
 CHASSIS_TABLES = ("QUEUE", "BUFFER_QUEUE", "BUFFER_PG", "PORT_QOS_MAP")
@@ -37,35 +42,89 @@ def bind_system_ports(db: RawDb, pr: Problems) -> int:
         entries = db.tables.get(table)
         if not entries or not any(k.count("|") >= _MIN_PARTS - 1 for k in entries):
             continue
-        unbound = 0
-        first_line: int | None = None
-        out: dict[str, Entry] = {}
-        for key, entry in entries.items():
-            parts = key.split("|")
-            if len(parts) < _MIN_PARTS:
-                out[key] = entry
-                continue
-            if not host:
-                unbound += 1
-                first_line = first_line if first_line is not None else entry.line
-                continue
-            if parts[0].lower() != host.lower() or (asic and parts[1].lower() != asic.lower()):
-                remote += 1
-                continue
-            local = "|".join(parts[2:])
-            entry.raw_key = key
-            entry.key = local
-            if local in out:
-                pr.add(entry.item, f"{local} is also written by another key", entry.line)
-                out[local].fields.update(entry.fields)
-                continue
-            out[local] = entry
-        db.tables[table] = out
-        if unbound:
-            pr.add(
-                table,
-                f"{unbound} chassis keys <host>|<asic>|<port>|<index> not bound to ports: "
-                "the file does not say which host it is (DEVICE_METADATA hostname/asic_name)",
-                first_line,
-            )
+        plain = {k: e for k, e in entries.items() if k.count("|") < _MIN_PARTS - 1}
+        chassis = [e for k, e in entries.items() if k.count("|") >= _MIN_PARTS - 1]
+        if host:
+            local, skipped = _local(chassis, host, asic, pr)
+            remote += skipped
+        else:
+            local = _agreed(table, chassis, pr)
+        for key, entry in local.items():
+            if key in plain:
+                pr.add(entry.item, f"{key} is also written by another key", entry.line)
+                plain[key].fields.update(entry.fields)
+            else:
+                plain[key] = entry
+        db.tables[table] = plain
     return remote
+
+
+def _split(entry: Entry) -> tuple[str, str, str]:
+    parts = entry.key.split("|")
+    return parts[0].lower(), parts[1].lower(), "|".join(parts[2:])
+
+
+def _local(
+    chassis: list[Entry], host: str, asic: str | None, pr: Problems
+) -> tuple[dict[str, Entry], int]:
+    """The entries of this host (and ASIC), re-keyed ``<port>|<index>``."""
+    out: dict[str, Entry] = {}
+    remote = 0
+    for entry in chassis:
+        h, a, key = _split(entry)
+        if h != host.lower() or (asic and a != asic.lower()):
+            remote += 1
+            continue
+        rekeyed = Entry(
+            entry.table, key, dict(entry.fields), entry.line, dict(entry.field_lines), entry.key
+        )
+        if key in out:
+            pr.add(rekeyed.item, f"{key} is also written by another key", entry.line)
+            out[key].fields.update(rekeyed.fields)
+        else:
+            out[key] = rekeyed
+    return out, remote
+
+
+def _agreed(table: str, chassis: list[Entry], pr: Problems) -> dict[str, Entry]:
+    """Without the local host: keep, per ``<port>|<index>``, the fields every linecard/ASIC
+    writes with the same value (true whichever of them this device is); report the rest."""
+    prefixes = {_split(e)[:2] for e in chassis}
+    by_key: dict[str, list[Entry]] = {}
+    for entry in chassis:
+        by_key.setdefault(_split(entry)[2], []).append(entry)
+    out: dict[str, Entry] = {}
+    ports: dict[str, None] = {}
+    fields: dict[str, None] = {}
+    first_line: int | None = None
+    for key, group in by_key.items():
+        names = set().union(*(e.fields for e in group))
+        complete = {_split(e)[:2] for e in group} == prefixes
+        agreed = {
+            n: group[0].fields[n]
+            for n in names
+            if complete and all(n in e.fields and e.fields[n] == group[0].fields[n] for e in group)
+        }
+        if agreed:
+            first = group[0]
+            lines = {n: first.field_lines.get(n) for n in agreed}
+            out[key] = Entry(first.table, key, agreed, first.line, lines, first.key)
+        disputed = names - set(agreed)
+        if disputed:
+            ports[key.split("|", 1)[0]] = None
+            fields.update(dict.fromkeys(sorted(disputed)))
+            first_line = first_line if first_line is not None else group[0].line
+    if ports:
+        features: list[Feature] = []
+        for name in fields:
+            features.extend(f for f in features_of(table, name) if f not in features)
+        pr.add(
+            table,
+            f"chassis keys <host>|<asic>|<port>|<index> of {len(prefixes)} linecards/ASICs and "
+            "the file does not say which host it is (DEVICE_METADATA hostname/asic_name): "
+            f"{', '.join(fields)} differ between them and are not bound",
+            first_line,
+            ports=tuple(ports),
+            features=tuple(features) or features_of(table, None),
+        )
+    return out

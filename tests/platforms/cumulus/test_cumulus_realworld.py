@@ -86,3 +86,33 @@ def test_unparsed_accounting_is_linear() -> None:
     elapsed = time.perf_counter() - start
     assert len(dev.unparsed) == 10_000
     assert elapsed < 20
+
+
+def test_traffic_conf_is_read_as_the_switch_does() -> None:
+    dev = parse_fixture("corpus_cl37_traffic_conf_storage_optimized_pfc.conf").device
+    assert list(dev.ports) == ["swp1"]
+    swp1 = dev.ports["swp1"]
+    assert swp1.trust == "dscp"
+    assert swp1.dscp_to_priority is not None
+    assert (swp1.dscp_to_priority[26], swp1.dscp_to_priority[48]) == (3, 2)
+    assert (swp1.pfc_rx, swp1.pfc_tx) == ((3,), (3,))
+    assert swp1.ecn is not None
+    assert swp1.ecn[3].ecn_mark is True
+    assert swp1.ecn[3].min_threshold_bytes == 153_600
+    assert swp1.schedulers is not None
+    assert swp1.schedulers[2].kind == "strict"
+    assert swp1.schedulers[3].kind == "dwrr"
+    # "pfc.port_group_list = [ROCE_PFC]" names a group whose settings are written under
+    # another name: read as applied, and said
+    items = {u.item.split(" ")[0]: u for u in dev.unparsed}
+    assert set(items) == {"pfc.port_group_list", "ecn_red.port_group_list"}
+    assert items["pfc.port_group_list"].features == ("pfc",)
+
+
+def test_traffic_conf_without_pfc_section_has_no_pfc() -> None:
+    dev = parse_fixture("corpus_cl37_traffic_conf_storage_optimized_ecn_only.conf").device
+    swp1 = dev.ports["swp1"]
+    assert (swp1.pfc_rx, swp1.pfc_tx) == ((), ())
+    assert swp1.ecn is not None
+    assert 3 in swp1.ecn
+    assert all("pfc" not in u.features for u in dev.unparsed)

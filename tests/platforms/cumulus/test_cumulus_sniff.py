@@ -13,7 +13,7 @@ from rocetune.platforms.cumulus.commands import (
     NV_QOS_ROCE,
     UNSUPPORTED,
 )
-from rocetune.platforms.cumulus.unsupported import DATAPATH, NCLU, NV_SHOW
+from rocetune.platforms.cumulus.unsupported import NCLU, NV_SHOW
 from tests.platforms.cumulus.cumulus_helpers import CORPUS, DRIVER, FIXTURES, parse_path
 
 _SHARED = CORPUS.parent
@@ -80,7 +80,11 @@ def test_every_corpus_file_is_cumulus_and_parses(path: Path) -> None:
     assert command is not None
     device = parse_path(path).device
     assert device.platform == "cumulus"
-    if command == UNSUPPORTED:
+    if command == UNSUPPORTED and device.facts.get("cumulus.source") == "datapath":
+        # datapath files are read; what is left is reported with its line
+        assert all(u.line is not None and u.file == str(path) for u in device.unparsed)
+        assert all(u.features for u in device.unparsed if "pool" in u.item)
+    elif command == UNSUPPORTED:
         assert device.ports == {}
         assert device.unparsed
         assert all(u.line is not None and u.file == str(path) for u in device.unparsed)
@@ -110,13 +114,28 @@ def test_unsupported_show_output_lines() -> None:
     )
 
 
-def test_unsupported_datapath_file_lines() -> None:
+def test_datapath_qos_features_file_is_read() -> None:
+    """CL 5.12 qos_features.conf doc fragments: PFC tx-only on cos 0 for allports, link pause
+    and the watchdog on named port sets, ECN on queues 4,5,7, strict queues 0,1,5,7."""
     path = FIXTURES / "corpus_cl512_qos_features_pfc_and_ecn_sections.conf"
     device = parse_path(path).device
-    lines = path.read_text().splitlines()
-    expected = [n for n, ln in enumerate(lines, 1) if "=" in ln and not ln.strip().startswith("#")]
-    assert [u.line for u in device.unparsed] == expected
-    assert DATAPATH in device.unparsed[0].reason
+    assert list(device.ports) == ["swp1", "swp2", "swp3", "swp4", "swp6"]
+    swp1, swp6 = device.ports["swp1"], device.ports["swp6"]
+    assert (swp1.pfc_rx, swp1.pfc_tx) == ((), (0,))
+    assert swp1.link_pause is True
+    assert swp1.cable_length_m == 50
+    assert swp1.watchdog is not None
+    assert swp1.watchdog.enabled is True
+    assert swp6.watchdog is not None
+    assert swp6.watchdog.enabled is False
+    assert swp1.ecn is not None
+    assert sorted(swp1.ecn) == [4, 5, 7]
+    assert swp1.ecn[4].ecn_mark is True
+    assert swp1.ecn[4].red_drop is True
+    assert swp1.schedulers is not None
+    assert {q for q, s in swp1.schedulers.items() if s.kind == "strict"} == {0, 1, 5, 7}
+    assert swp1.trust is None  # packet_priority_source_set is not in the fragment
+    assert device.unparsed == ()
 
 
 def test_unsupported_nclu_reports_qos_lines_only() -> None:

@@ -16,14 +16,22 @@ Parse = Callable[[str], ParseResult]
 VOQ = "sb_qos_arista7800r3_48cq2_lc_voq.json"
 
 
-def test_voq_keys_without_device_metadata_are_not_bound(parse_fixture: Parse) -> None:
+def test_voq_keys_without_device_metadata_bind_what_every_linecard_agrees_on(
+    parse_fixture: Parse,
+) -> None:
     dev = parse_fixture(VOQ).device
-    items = [u for u in dev.unparsed if u.item == "QUEUE"]
-    assert len(items) == 1
-    assert "not bound to ports" in items[0].reason
-    assert items[0].ports is None
-    assert set(items[0].features) == {"scheduler", "ecn"}
-    # no chassis key became a port of its own
+    # every linecard gives queues 3/4 of every port WRED AZURE_LOSSLESS: true on any of them
+    ecn = dev.ports["Ethernet0"].ecn
+    assert ecn is not None
+    assert {q: e.name for q, e in ecn.items()} == {3: "AZURE_LOSSLESS", 4: "AZURE_LOSSLESS"}
+    # schedulers differ between lc3 and lc4/lc5: not bound, reported with ports and feature
+    (item,) = [u for u in dev.unparsed if u.item == "QUEUE"]
+    assert "scheduler differ" in item.reason
+    assert item.features == ("scheduler",)
+    assert item.ports is not None
+    assert "Ethernet0" in item.ports
+    assert len(item.ports) == 45
+    assert dev.ports["Ethernet0"].schedulers == {}
     assert not any("|" in name for name in dev.ports)
 
 

@@ -22,7 +22,6 @@ not bound. SYSTEM_PORT itself
 
 from __future__ import annotations
 
-from rocetune.model.device import Feature
 from rocetune.platforms.sonic.tables import Entry, RawDb
 from rocetune.platforms.sonic.unparsed import features_of
 from rocetune.platforms.sonic.values import Problems, as_text
@@ -48,7 +47,7 @@ def bind_system_ports(db: RawDb, pr: Problems) -> int:
             local, skipped = _local(chassis, host, asic, pr)
             remote += skipped
         else:
-            local = _agreed(table, chassis, pr)
+            local = _agreed(table, chassis, _local_names(db), pr)
         for key, entry in local.items():
             if key in plain:
                 pr.add(entry.item, f"{key} is also written by another key", entry.line)
@@ -86,20 +85,42 @@ def _local(
     return out, remote
 
 
-def _agreed(table: str, chassis: list[Entry], pr: Problems) -> dict[str, Entry]:
-    """Without the local host: keep, per ``<port>|<index>``, the fields every linecard/ASIC
-    writes with the same value (true whichever of them this device is); report the rest."""
+def _local_names(db: RawDb) -> set[str]:
+    """Ports the file names outside chassis keys (PORT, PORT_QOS_MAP, plain BUFFER_PG keys):
+    the templates write those for the local ports only."""
+    names = set(db.table("PORT"))
+    for key in db.table("PORT_QOS_MAP"):
+        names.update(n.strip() for n in key.split(","))
+    for key in db.table("BUFFER_PG"):
+        if key.count("|") == 1:
+            names.update(n.strip() for n in key.split("|")[0].split(","))
+    return names
+
+
+def _agreed(
+    table: str, chassis: list[Entry], local_names: set[str], pr: Problems
+) -> dict[str, Entry]:
+    """Without the local host: keep, per ``<port>|<index>``, the fields that every
+    linecard/ASIC having that port writes with the same value (true whichever of them this
+    device is), for ports the file names as local or that every linecard/ASIC has; report
+    the rest."""
     prefixes = {_split(e)[:2] for e in chassis}
     by_key: dict[str, list[Entry]] = {}
+    having: dict[str, set[tuple[str, str]]] = {}
     for entry in chassis:
-        by_key.setdefault(_split(entry)[2], []).append(entry)
+        host, asic, key = _split(entry)
+        by_key.setdefault(key, []).append(entry)
+        having.setdefault(key.split("|", 1)[0], set()).add((host, asic))
     out: dict[str, Entry] = {}
-    ports: dict[str, None] = {}
-    fields: dict[str, None] = {}
-    first_line: int | None = None
+    unbound: dict[str, dict[str, None]] = {}
+    first_line: dict[str, int | None] = {}
     for key, group in by_key.items():
         names = set().union(*(e.fields for e in group))
-        complete = {_split(e)[:2] for e in group} == prefixes
+        port = key.split("|", 1)[0]
+        owners = having[port]
+        complete = {_split(e)[:2] for e in group} == owners and (
+            port in local_names or owners == prefixes
+        )
         agreed = {
             n: group[0].fields[n]
             for n in names
@@ -109,22 +130,17 @@ def _agreed(table: str, chassis: list[Entry], pr: Problems) -> dict[str, Entry]:
             first = group[0]
             lines = {n: first.field_lines.get(n) for n in agreed}
             out[key] = Entry(first.table, key, agreed, first.line, lines, first.key)
-        disputed = names - set(agreed)
-        if disputed:
-            ports[key.split("|", 1)[0]] = None
-            fields.update(dict.fromkeys(sorted(disputed)))
-            first_line = first_line if first_line is not None else group[0].line
-    if ports:
-        features: list[Feature] = []
-        for name in fields:
-            features.extend(f for f in features_of(table, name) if f not in features)
+        for name in sorted(names - set(agreed)):
+            unbound.setdefault(name, {})[port] = None
+            first_line.setdefault(name, group[0].line)
+    for name, ports in unbound.items():
         pr.add(
-            table,
-            f"chassis keys <host>|<asic>|<port>|<index> of {len(prefixes)} linecards/ASICs and "
-            "the file does not say which host it is (DEVICE_METADATA hostname/asic_name): "
-            f"{', '.join(fields)} differ between them and are not bound",
-            first_line,
+            f"{table} {name}",
+            f"chassis keys <host>|<asic>|<port>|<index> of {len(prefixes)} linecards/ASICs "
+            "and the file does not say which host it is (DEVICE_METADATA hostname/asic_name): "
+            f"{name} differs between them on {len(ports)} ports and is not bound",
+            first_line[name],
             ports=tuple(ports),
-            features=tuple(features) or features_of(table, None),
+            features=features_of(table, name) or features_of(table, None),
         )
     return out

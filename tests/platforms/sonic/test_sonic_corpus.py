@@ -41,6 +41,7 @@ NOT_CONFIG_DB = {
 FIXTURE_UNPARSED = {
     "sb_device_inventec_d7032_qos.json": 0,
     "sb_qos_mellanox4600c_d48c40_t0.json": 0,
+    "sb_qos_arista7800r3_48cq2_lc_voq.json": 1,
     "sm_configlet_add_qos_new_dbfmt.json": 10,
     "stock_sn4600c_t0_traditional.json": 0,
     "su_config_qos.json": 1,

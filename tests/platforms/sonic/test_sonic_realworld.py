@@ -25,8 +25,9 @@ def test_voq_keys_without_device_metadata_bind_what_every_linecard_agrees_on(
     assert ecn is not None
     assert {q: e.name for q, e in ecn.items()} == {3: "AZURE_LOSSLESS", 4: "AZURE_LOSSLESS"}
     # schedulers differ between lc3 and lc4/lc5: not bound, reported with ports and feature
-    (item,) = [u for u in dev.unparsed if u.item == "QUEUE"]
-    assert "scheduler differ" in item.reason
+    (item,) = [u for u in dev.unparsed if u.item.startswith("QUEUE")]
+    assert item.item == "QUEUE scheduler"
+    assert "scheduler differs" in item.reason
     assert item.features == ("scheduler",)
     assert item.ports is not None
     assert "Ethernet0" in item.ports
@@ -39,7 +40,7 @@ def test_voq_keys_bind_to_the_local_linecard(parse_config: Parse) -> None:
     doc = json.loads((FIXTURES / VOQ).read_text())
     meta = {"localhost": {"hostname": "dut-lc3", "asic_name": "asic0", "switch_type": "voq"}}
     dev = parse_config(json.dumps({"DEVICE_METADATA": meta, **doc}, indent=4)).device
-    assert not [u for u in dev.unparsed if u.item == "QUEUE"]
+    assert not [u for u in dev.unparsed if u.item.startswith("QUEUE")]
     ecn = dev.ports["Ethernet0"].ecn
     assert ecn is not None
     assert set(ecn) == {3, 4}

@@ -29,6 +29,7 @@ from rocetune.model import BufferPool, Device, Port
 from rocetune.platforms.base import ParseResult, Provenance
 from rocetune.platforms.common.jsonpos import parse_json
 from rocetune.platforms.common.lldpctl import with_lldp
+from rocetune.platforms.sonic.bindings import bind_referenced
 from rocetune.platforms.sonic.build import (
     build_pools,
     build_ports,
@@ -48,7 +49,6 @@ from rocetune.platforms.sonic.resolve import Ctx
 from rocetune.platforms.sonic.runtime_buffers import headroom_params, with_runtime_pgs
 from rocetune.platforms.sonic.shape import SonicConfig
 from rocetune.platforms.sonic.tables import RawDb, read_document, report_unmodelled
-from rocetune.platforms.sonic.unparsed import bind_referenced
 from rocetune.platforms.sonic.values import Problems
 from rocetune.snapshot import Snapshot
 

@@ -38,7 +38,10 @@ nothing applies to the port):
 * ``ecn``/``schedulers``: None without a QUEUE table, else the queues that name a
   wred_profile/scheduler. ``pg_buffers``/``queue_buffers``: None without BUFFER_PG/
   BUFFER_QUEUE, else the bound PGs/queues. ``cable_length_m`` from CABLE_LENGTH.
-* ``admin_up`` is None when PORT has no admin_status (rocetune does not guess a default).
+* ``admin_up``: a PORT entry without ``admin_status`` is down in the **running** CONFIG_DB
+  (portmgrd's default, ``DEFAULT_ADMIN_STATUS_STR "down"`` in sonic-swss cfgmgr/portmgr.h);
+  in a saved or rendered file it is None, because such a file may be merged into a running
+  config whose admin state it does not say.
 * ``dscp_rewrite`` is the TC_TO_DSCP_MAP bound by the port's ``tc_to_dscp_map`` ({} when
   unbound, None without PORT_QOS_MAP); ``dscp_rewrite_on_ingress`` is True because the SAI
   port map rewrites every packet the port sends, whatever its ingress port.
@@ -51,6 +54,7 @@ from dataclasses import dataclass
 from rocetune.model import BufferProfile, EcnProfile, Port, Scheduler, Trust, Watchdog
 from rocetune.platforms.sonic.resolve import Bound, Ctx, value_of
 from rocetune.platforms.sonic.shape import BindingCfg
+from rocetune.platforms.sonic.values import At
 
 IDENTITY: dict[int, int] = {i: i for i in range(8)}
 ALL_PRIORITIES: tuple[int, ...] = tuple(range(8))
@@ -93,6 +97,8 @@ def build_port(ctx: Ctx, name: str, wd_default: WatchdogDefault) -> Port:
     speed = port_cfg.speed if port_cfg else None
     mtu = port_cfg.mtu if port_cfg else None
     admin = port_cfg.admin_up if port_cfg else None
+    if port_cfg is not None and admin is None and wd_default.running:
+        admin = At(False, port_cfg.line)
     fec = port_cfg.fec if port_cfg else None
     for fname, item in (("speed_mbps", speed), ("mtu", mtu), ("admin_up", admin), ("fec", fec)):
         ctx.ref(f"{path}.{fname}", item.line if item else None)

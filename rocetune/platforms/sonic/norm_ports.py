@@ -3,12 +3,10 @@
 Decisions:
 
 * ``PORT`` fields rocetune models: ``speed`` (Mb/s already), ``mtu``, ``admin_status``
-  (``up``/``down``; absent = down, the portmgrd default ``DEFAULT_ADMIN_STATUS_STR "down"``
-  in sonic-swss cfgmgr/portmgr.h, except in a configlet patch, which updates a port whose
-  state it does not say), ``pfc_asym`` (``on``/``off``), ``fec`` (``rs``/``fc``/``none``/``auto``)
-  and ``alias`` (the name lldpmgrd advertises as the LLDP port ID). Other PORT fields are
-  ignored unless their name looks QoS-related (pfc, pause, flow control, buffer, ...), which
-  is reported.
+  (``up``/``down``; absent: see :func:`.build_port.build_port`), ``pfc_asym``
+  (``on``/``off``), ``fec`` (``rs``/``fc``/``none``/``auto``) and ``alias``
+  (the name lldpmgrd advertises as the LLDP port ID). Other PORT fields are ignored unless
+  their name looks QoS-related (pfc, pause, flow control, buffer, ...), which is reported.
 * ``DEVICE_METADATA|localhost`` is kept as text; the builder picks hostname, platform,
   hwsku, buffer_model and default_pfcwd_status.
 * ``PFC_WD|GLOBAL`` holds ``POLL_INTERVAL`` (ms) and ``BIG_RED_SWITCH``; a big red switch
@@ -51,8 +49,6 @@ def normalise_ports(db: RawDb, cfg: SonicConfig, pr: Problems) -> None:
     """Fill ports, metadata, watchdogs, cable lengths and facts of ``cfg``."""
     for key, entry in db.table("PORT").items():
         cfg.ports[key] = _port(entry, pr)
-        if cfg.ports[key].admin_up is None and not db.patch:
-            cfg.ports[key].admin_up = At(False, entry.line)
     _metadata(db, cfg)
     for key, entry in db.table("PFC_WD").items():
         if key == "GLOBAL":

@@ -202,7 +202,7 @@ def test_oldref_device_and_provenance(parse_fixture: ParseFixture) -> None:
 def test_mock_flat_ethernet0(parse_fixture: ParseFixture) -> None:
     result = parse_fixture("su_mock_config_db_flat.json")
     p = result.device.ports["Ethernet0"]
-    assert (p.speed_mbps, p.mtu, p.admin_up) == (40000, 9100, False)  # no admin_status: down
+    assert (p.speed_mbps, p.mtu, p.admin_up) == (40000, 9100, None)
     # pfc_enable but no dscp/tc maps on the port and no global map.
     assert p.pfc_rx == (3, 4)
     assert p.pfc_tx == (3, 4)

@@ -10,6 +10,7 @@ from rocetune.platforms.base import ParseResult
 from rocetune.platforms.sonic import SonicDriver
 from rocetune.platforms.sonic.commands import CONFIG_DB
 from rocetune.platforms.sonic.detect import looks_like_config_db
+from rocetune.platforms.sonic.parse import parse_text
 from tests.platforms.sonic.conftest import FIXTURES, snapshot_of
 
 Parse = Callable[[str], ParseResult]
@@ -96,11 +97,12 @@ def test_referenced_objects_apply_to_the_ports_that_bind_them(parse_fixture: Par
     assert wred.features == ("ecn",)
 
 
-def test_port_without_admin_status_is_down_except_in_a_patch(parse_config: Parse) -> None:
-    full = parse_config('{"PORT": {"Ethernet0": {"mtu": "9100"}}}').device
-    assert full.ports["Ethernet0"].admin_up is False
-    patch = parse_config('[{"PORT": {"Ethernet0": {"mtu": "9100"}}}]').device
-    assert patch.ports["Ethernet0"].admin_up is None
+def test_port_without_admin_status_is_down_in_the_running_config() -> None:
+    text = '{"PORT": {"Ethernet0": {"mtu": "9100"}}}'
+    running = parse_text(text, "config_db.json", "sw1", None, running=True).device
+    assert running.ports["Ethernet0"].admin_up is False
+    saved = parse_text(text, "config_db.json", "sw1", None).device
+    assert saved.ports["Ethernet0"].admin_up is None
 
 
 def test_every_item_of_the_fixtures_has_features(parse_fixture: Parse) -> None:

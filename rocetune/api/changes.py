@@ -1,60 +1,101 @@
 """Render the intended configs of an inventory, and plan the change from the running configs.
 
-Both start from the same audit (:func:`rocetune.api.audits.audit_inventory`); the plan diffs
-each device's saved running config (its snapshot, read by :mod:`rocetune.load`) against the
-full render.
+Both start from the same audit (:func:`rocetune.api.audits.audit_inventory`). The plan is a
+remediation by default: the smallest native change per finding, checked by replaying it on
+each device's saved running config (read by :mod:`rocetune.load`) and re-linting with the
+engine (:func:`_lint`); ``converge=True`` diffs the running config against the full render.
+``render(only_fix=True)`` writes the remediation plan's files.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from rocetune.api.audits import audit, audit_inventory
+from rocetune.api.audits import _check, audit, audit_inventory
+from rocetune.engine import Selection
 from rocetune.errors import RocetuneError
 from rocetune.inventory import load_inventory
-from rocetune.load import read_source
-from rocetune.render.plan import DevicePlan, plan_device
+from rocetune.model import Fabric, Finding, Severity
+from rocetune.platforms.base import Provenance
+from rocetune.render.fix_files import fix_files
+from rocetune.render.plan import PlanReport, Source, plan_fabric
 from rocetune.render.run import DeviceRender, RenderReport, render_fabric, write_report
-from rocetune.snapshot import Snapshot
+
+
+def _lint(fabric: Fabric, provenance: dict[str, Provenance]) -> list[Finding]:
+    """Every rule (the default audit selection) on ``fabric``: the plan's replay check."""
+    return _check(fabric, provenance, Selection(), None)
+
+
+def plan(
+    inventory: Path | str,
+    *,
+    fail_on: Severity = Severity.ERROR,
+    converge: bool = False,
+    devices: tuple[str, ...] | list[str] = (),
+) -> PlanReport:
+    """Audit ``inventory`` (same parse as audit) and plan every device (inventory read once).
+
+    Raises RocetuneError when ``devices`` names a device the inventory does not have.
+    """
+    inv = load_inventory(inventory)
+    result = audit_inventory(inv)
+    result.inventory = str(inventory)
+    sources = [Source(e.name, e.platform, e.snapshot) for e in inv.devices.values()]
+    report = plan_fabric(
+        result.fabric,
+        result.findings,
+        dict(result.provenance),
+        sources,
+        _lint,
+        fail_on,
+        converge=converge,
+        devices=devices,
+    )
+    report.errors = list(result.errors)
+    parsed = set(result.fabric.devices)
+    for dev in report.devices:
+        status = result.devices.get(dev.name)
+        if dev.name not in parsed and status is not None and status.error:
+            dev.message = status.error
+    return report
+
+
+def _fix_report(
+    inventory: Path | str, fail_on: Severity
+) -> tuple[RenderReport, list[RocetuneError]]:
+    got = plan(inventory, fail_on=fail_on)
+    files = fix_files(got)
+    out: list[DeviceRender] = []
+    for dev in got.devices:
+        if dev.status == "error":
+            out.append(DeviceRender(dev.name, dev.platform, "error", dev.message))
+        elif dev.changes:
+            out.append(DeviceRender(dev.name, dev.platform, "rendered", files=files[dev.name]))
+        else:
+            out.append(DeviceRender(dev.name, dev.platform, "nothing-to-fix", dev.message))
+    out.append(DeviceRender("plan", "all devices", "rendered", files=files[""]))
+    return RenderReport(out, only_fix=True), got.errors
 
 
 def render(
-    inventory: Path | str, out_dir: Path, *, only_fix: bool = False
+    inventory: Path | str,
+    out_dir: Path,
+    *,
+    only_fix: bool = False,
+    fail_on: Severity = Severity.ERROR,
 ) -> tuple[RenderReport, list[RocetuneError]]:
-    """Audit ``inventory``, render its devices into ``out_dir``; also the audit's input errors."""
+    """Audit ``inventory``, render its devices into ``out_dir``; also the audit's input errors.
+
+    ``only_fix``: the remediation plan's fix and rollback files instead of the full configs
+    (:mod:`rocetune.render.fix_files`).
+    """
+    if only_fix:
+        report, errors = _fix_report(inventory, fail_on)
+        return write_report(report, out_dir), errors
     result = audit(inventory)
-    report = render_fabric(result.fabric, result.findings, only_fix=only_fix)
+    report = render_fabric(result.fabric, result.findings)
     for problem in result.fabric.problems:
         msg = problem.message
         report.devices.append(DeviceRender(problem.device, problem.platform, "skipped", msg))
     return write_report(report, out_dir), list(result.errors)
-
-
-def plan(inventory: Path | str) -> tuple[list[DevicePlan], list[RocetuneError]]:
-    """Audit ``inventory`` (same parse as audit) and plan every device (inventory read once)."""
-    inv = load_inventory(inventory)
-    result = audit_inventory(inv)
-    result.inventory = str(inventory)
-    fabric = result.fabric
-    out: list[DevicePlan] = []
-    for entry in inv.devices.values():
-        device = fabric.devices.get(entry.name)
-        if device is None or entry.snapshot is None:
-            why = result.devices[entry.name].error if entry.name in result.devices else ""
-            out.append(DevicePlan(entry.name, entry.platform, "skipped", why or "not parsed"))
-            continue
-        try:
-            snap = _running(Path(entry.snapshot), entry.platform)
-        except RocetuneError as exc:
-            out.append(DevicePlan(entry.name, entry.platform, "error", str(exc)))
-            continue
-        out.append(plan_device(entry.name, device, snap, fabric))
-    return out, list(result.errors)
-
-
-def _running(path: Path, platform: str | None) -> Snapshot:
-    """The saved running config a plan diffs against."""
-    got = read_source(path, platform)
-    if isinstance(got, str):
-        raise RocetuneError(got, file=path)
-    return got[1]

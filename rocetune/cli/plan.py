@@ -1,4 +1,4 @@
-"""``rocetune plan INVENTORY [--format text|json]``: per device, the ordered change set."""
+"""``rocetune plan INVENTORY``: per device, the smallest native change set fixing its findings."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from rocetune.cli.common import EXIT_INPUT, run_guarded
+from rocetune.model import Severity
 
 EXIT_NO_CHANGE = 0
 EXIT_CHANGES = 1
@@ -16,28 +17,61 @@ EXIT_CHANGES = 1
 @click.command("plan")
 @click.argument("inventory", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
-def plan(inventory: Path, fmt: str) -> None:
-    """Show per device of INVENTORY the changes from its running config to the intended one.
+@click.option(
+    "--fail-on",
+    type=click.Choice(["error", "warning", "info"]),
+    default="error",
+    show_default=True,
+    help="Fix the findings at or above this severity.",
+)
+@click.option(
+    "--converge",
+    is_flag=True,
+    help="Plan the full convergence to the rendered template instead (every difference).",
+)
+@click.option("--device", "devices", multiple=True, help="Plan only this device (repeatable).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the plan to this file instead of standard output.",
+)
+def plan(  # noqa: PLR0917 (one parameter per click option)
+    inventory: Path,
+    fmt: str,
+    fail_on: str,
+    converge: bool,
+    devices: tuple[str, ...],
+    output: Path | None,
+) -> None:
+    """Show per device of INVENTORY the smallest change that fixes its findings.
 
-    The intended config is `rocetune render`'s; changes are in the platform's own syntax
-    (SONiC JSON Patch ops, `nv set`/`nv unset`, EOS/NX-OS lines, host commands), non-disruptive
-    first, each marked DISRUPTIVE (port flap or brief traffic block) or hitless with the
-    reason, followed by the rollback set. Exit 0 when no device needs a change, 1 when some
-    do, 2 when a device cannot be planned (input or render errors).
+    Every finding at or above --fail-on gets its rule's remedy, in the platform's own syntax
+    (SONiC JSON Patch ops, `nv set`/`nv unset`, EOS/NX-OS config lines, host commands),
+    editing the objects the device already uses; devices and ports without such a finding
+    are not touched. Each change names the findings it fixes (fingerprints) and is marked
+    DISRUPTIVE (port flap or brief traffic block) or hitless with the reason; the rollback
+    and the safe way to apply follow. The plan is replayed on the snapshots and re-linted
+    before it is shown. --converge plans every difference to the rendered template instead.
+    Exit 0 when no device needs a change, 1 when some do, 2 on input errors.
     """
     from rocetune import api
-    from rocetune.render.plan import to_json, to_text
+    from rocetune.render.plan_output import to_json, to_text
 
     def job() -> int:
-        plans, errors = api.plan(inventory)
-        for err in errors:
+        report = api.plan(inventory, fail_on=Severity(fail_on), converge=converge, devices=devices)
+        for err in report.errors:
             click.echo(f"rocetune: error: {err}", err=True)
-        click.echo(to_json(plans) if fmt == "json" else to_text(plans), nl=False)
-        failed = [p for p in plans if p.status == "error"]
+        text = to_json(report) if fmt == "json" else to_text(report)
+        if output is not None:
+            output.write_text(text, encoding="utf-8")
+        else:
+            click.echo(text, nl=False)
+        failed = [p for p in report.devices if p.status == "error"]
         for p in failed:
             click.echo(f"rocetune: error: {p.message}", err=True)
-        if errors or failed:
+        if report.errors or failed:
             return EXIT_INPUT
-        return EXIT_CHANGES if any(p.changes for p in plans) else EXIT_NO_CHANGE
+        return EXIT_CHANGES if any(p.changes for p in report.devices) else EXIT_NO_CHANGE
 
     sys.exit(run_guarded(job))

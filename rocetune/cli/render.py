@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from rocetune.cli.common import EXIT_INPUT, run_guarded
+from rocetune.model import Severity
 
 if TYPE_CHECKING:
     from rocetune.render.run import RenderReport
@@ -44,21 +45,35 @@ def _summary(report: RenderReport) -> list[str]:
 @click.option(
     "--only-fix",
     is_flag=True,
-    help="Render only the features that fix the warning and error findings of an audit.",
+    help=(
+        "Write only the smallest changes that fix the findings (and their rollback), "
+        "as `rocetune plan` computes them."
+    ),
 )
-def render(inventory: Path, out_dir: Path, only_fix: bool) -> None:
+@click.option(
+    "--fail-on",
+    type=click.Choice(["error", "warning", "info"]),
+    default="error",
+    show_default=True,
+    help="With --only-fix: fix the findings at or above this severity.",
+)
+def render(inventory: Path, out_dir: Path, only_fix: bool, fail_on: str) -> None:
     """Render each device's intended QoS config from INVENTORY into DIR.
 
     Per device: the full config (`<device>.config_db.json` for SONiC, `<device>.nvue.yaml`
     for Cumulus; lint them with `rocetune lint`), the change form under `apply/` (SONiC
     apply-patch JSON, `nv set` commands) and the reason of every value under `reasons/`.
+    With --only-fix: per device with findings `apply/<device>.fix.*` and
+    `apply/<device>.rollback.*` (the remediation plan) and `apply/plan.json`.
     Devices of platforms that cannot be rendered yet are skipped with a note. Exit 0, or 2
     when a device cannot be rendered (unsafe names, intent the platform cannot express).
     """
     from rocetune import api
 
     def job() -> int:
-        report, errors = api.render(inventory, out_dir, only_fix=only_fix)
+        report, errors = api.render(
+            inventory, out_dir, only_fix=only_fix, fail_on=Severity(fail_on)
+        )
         for err in errors:
             click.echo(f"rocetune: error: {err}", err=True)
         for line in _summary(report):

@@ -39,12 +39,23 @@ DISRUPTION: dict[str, tuple[bool, str]] = {
     "ecn": (False, "ECN/WRED thresholds and DCQCN/CNP settings apply hitlessly [judgement]"),
     "scheduling": (False, "scheduler weights and strict priority apply hitlessly [judgement]"),
     "watchdog": (False, "PFC watchdog timers and actions apply hitlessly [judgement]"),
+    "new_object": (
+        False,
+        "defines a new object (a buffer profile) that no port uses yet; the change that binds "
+        "it is the one that touches traffic [judgement]",
+    ),
+    "firmware": (
+        True,
+        "an mlxconfig (non-volatile firmware) value takes effect only after a firmware reset "
+        "or reboot of the host (NVIDIA MFT docs): drain the host first",
+    ),
     "other": (False, "does not touch the data path's lossless configuration [judgement]"),
 }
 """kind -> (disruptive, why). Sources: docs/roce-knowledge.md (ids in docs/sources.md); else
 [judgement]."""
 
 SEVERITY: tuple[str, ...] = (
+    "firmware",
     "roce_mode",
     "speed",
     "mtu",
@@ -56,6 +67,7 @@ SEVERITY: tuple[str, ...] = (
     "ecn",
     "scheduling",
     "watchdog",
+    "new_object",
     "other",
 )
 """Kinds from most to least disruptive (a section's kind is its worst line's)."""
@@ -78,6 +90,12 @@ class Change:
     port: str | None = None
     rollback: str | None = None
     """The inverse of this change (None when the platform computes rollback as a whole)."""
+    fixes: tuple[str, ...] = ()
+    """Fingerprints of the findings this change is made for (remediation plans)."""
+    codes: tuple[str, ...] = ()
+    """Rule codes of those findings (for the one-line summary)."""
+    because: str | None = None
+    """Why the change is needed when no finding asks for it directly (a follow-up)."""
 
     @property
     def disruptive(self) -> bool:
@@ -100,6 +118,26 @@ class PlatformPlan:
     hint: str | None = None
     """How to apply it safely (e.g. ``nv config apply --confirm``)."""
     notes: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A vendor-neutral change one finding asks for, on one device (a remedy's output).
+
+    ``setting`` names what to change; ``value`` is the target (see
+    :mod:`rocetune.render.remedy` for the settings and their values). The platform's
+    ``changeset.remediate`` turns fixes into native changes that edit the running config's
+    own objects in place.
+    """
+
+    device: str
+    port: str | None
+    setting: str
+    value: object
+    fingerprint: str | None
+    """The finding it fixes (None: a follow-up other fixes need)."""
+    code: str
+    because: str | None = None
 
 
 def ordered(changes: list[Change]) -> list[Change]:

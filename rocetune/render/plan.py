@@ -1,40 +1,65 @@
-"""``rocetune plan``: per device, the ordered change set from running to intended, and rollback.
+"""``rocetune plan``: per device, the smallest native change set that fixes the findings.
 
-Running = the device's snapshot (SONiC CONFIG_DB JSON, NVUE YAML, EOS/NX-OS running-config;
-hosts: the collected values); intended = the full render of :mod:`rocetune.render`. Each
-platform's ``changeset.py`` diffs them in its own syntax (explicit registry below); this module
-marks each change disruptive or not (:mod:`rocetune.platforms.changes`) and orders it:
-non-disruptive changes first, then disruptive ones, each group in the platform's dependency
-order.
+By default a plan is *remediation*: the inventory is audited, every finding at or above
+``fail_on`` goes through its rule's remedy (:mod:`rocetune.render.remedy`), and the device's
+platform turns the fixes into native changes that edit the running config's own objects in
+place (``rocetune/platforms/<p>/remediate.py``). Devices without such a finding get no
+change. The plan is then checked (:mod:`rocetune.render.simulate`): the changes are replayed
+on the snapshot, re-parsed and re-linted; a change's ``fixes`` are the findings it was made
+for that the replay clears, findings the replay clears without a change naming them are
+listed as ``also_fixes``, and new findings the changes would raise get their own remedies
+once (a follow-up, e.g. the PFC watchdog of a port that PFC was just enabled on) or are
+reported. ``converge=True`` is the full template convergence (:mod:`rocetune.render.converge`).
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
+import hashlib
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from pathlib import Path
+from typing import Literal
 
 from rocetune.errors import RocetuneError
-from rocetune.model import Device
-from rocetune.platforms.changes import Change, PlatformPlan, ordered
+from rocetune.fingerprint import fingerprints
+from rocetune.load import read_source
+from rocetune.model import Device, Fabric, Finding, Severity
+from rocetune.platforms.base import Provenance
+from rocetune.platforms.changes import Change, Fix, PlatformPlan, ordered
+from rocetune.render.remedy import remediation
 from rocetune.render.run import render_device
+from rocetune.render.simulate import Lint, compare, key, reparse, simulators, with_devices
 from rocetune.snapshot import Snapshot
-from rocetune.tune.target import DeviceTarget, device_target
 
-Planner = Callable[[Snapshot, dict[str, str], Device, DeviceTarget], PlatformPlan]
 Status = Literal["changes", "no-change", "skipped", "error"]
+Remediator = Callable[[list[Fix], Snapshot, Device, Callable[[], dict[str, str]]], PlatformPlan]
 
 
-def planners() -> dict[str, Planner]:
-    """Platform -> its change-set function (explicit list)."""
-    from rocetune.platforms.cumulus.changeset import changeset as cumulus
-    from rocetune.platforms.eos.changeset import changeset as eos
-    from rocetune.platforms.linux_host.changeset import changeset as linux_host
-    from rocetune.platforms.nxos.changeset import changeset as nxos
-    from rocetune.platforms.sonic.changeset import changeset as sonic
+def remediators() -> dict[str, Remediator]:
+    """Platform -> its remediation function (explicit list)."""
+    from rocetune.platforms.cumulus.remediate import remediate as cumulus
+    from rocetune.platforms.eos.remediate import remediate as eos
+    from rocetune.platforms.linux_host.remediate import remediate as linux_host
+    from rocetune.platforms.nxos.remediate import remediate as nxos
+    from rocetune.platforms.sonic.remediate import remediate as sonic
 
-    return {"sonic": sonic, "cumulus": cumulus, "eos": eos, "nxos": nxos, "linux_host": linux_host}
+    return {
+        "sonic": sonic,
+        "cumulus": lambda f, s, d, i: cumulus(f, s, d),
+        "eos": lambda f, s, d, i: eos(f, s, d),
+        "nxos": lambda f, s, d, i: nxos(f, s, d),
+        "linux_host": lambda f, s, d, i: linux_host(f, s, d),
+    }
+
+
+@dataclass
+class Unfixed:
+    """A finding in scope that the plan does not fix, and why."""
+
+    fingerprint: str
+    finding: Finding
+    why: str
 
 
 @dataclass
@@ -49,84 +74,274 @@ class DevicePlan:
     rollback: list[str] = field(default_factory=list)
     hint: str | None = None
     notes: list[str] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        """The documented JSON shape of one device."""
-        return {
-            "device": self.name,
-            "platform": self.platform,
-            "status": self.status,
-            "message": self.message,
-            "changes": [
-                {
-                    "text": c.text,
-                    "kind": c.kind,
-                    "port": c.port,
-                    "disruptive": c.disruptive,
-                    "reason": c.reason,
-                }
-                for c in self.changes
-            ],
-            "rollback": self.rollback,
-            "hint": self.hint,
-            "notes": self.notes,
-        }
+    config_hash: str | None = None
+    also_fixes: list[str] = field(default_factory=list)
+    """Fingerprints the replay clears that no change was made for."""
+    unfixed: list[Unfixed] = field(default_factory=list)
+    new_findings: list[Finding] = field(default_factory=list)
+    """Findings the replayed plan raises (should be empty)."""
 
 
-def _rollback(plan: PlatformPlan, changes: list[Change]) -> list[str]:
-    if plan.rollback is not None:
-        return plan.rollback
-    return [c.rollback for c in reversed(changes) if c.rollback]
+@dataclass
+class PlanReport:
+    """Every device's plan plus what the whole plan does fabric-wide."""
+
+    devices: list[DevicePlan]
+    errors: list[RocetuneError]
+    mode: Literal["remediate", "converge"] = "remediate"
+    fail_on: Severity = Severity.ERROR
+    also_fixes: list[str] = field(default_factory=list)
+    """Fabric-level fingerprints cleared only when every device's plan is applied."""
+    codes: dict[str, str] = field(default_factory=dict)
+    """Fingerprint -> rule code of every finding in scope (for summaries)."""
+    new_findings: list[Finding] = field(default_factory=list)
+    """Findings the whole replayed plan raises on no planned device (fabric-level)."""
+    unfixed: list[Unfixed] = field(default_factory=list)
+    """Findings in scope on no planned device (fabric-level) that the plan does not clear."""
 
 
-def plan_device(name: str, device: Device, snapshot: Snapshot, fabric: Any) -> DevicePlan:
-    """Render ``device`` and diff it against ``snapshot``."""
-    planner = planners().get(device.platform)
-    if planner is None:
-        return DevicePlan(name, device.platform, "skipped", "no change-set support")
-    rendered = render_device(fabric, name)
-    if rendered.status != "rendered":
-        status: Status = "error" if rendered.status == "error" else "skipped"
-        return DevicePlan(name, device.platform, status, rendered.message)
-    try:
-        target = device_target(device, fabric.intent, fabric.links)
-        got = planner(snapshot, {f.path: f.text for f in rendered.files}, device, target)
-    except (ValueError, RocetuneError) as exc:
-        return DevicePlan(name, device.platform, "error", f"{name}: {exc}")
-    changes = ordered(got.changes)
-    status = "changes" if changes else "no-change"
-    notes = [*rendered.notes, *got.notes]
+_VOLATILE = re.compile(r"^!\s*(Time:|Running configuration last done at|Last configuration change)")
+_CONFIG_FILES: dict[str, tuple[str, ...]] = {
+    "linux_host": ("mlnx_qos", "cat_sys_class_net", "mlxconfig", "cma_roce", "ethtool_a_"),
+}
+
+
+def config_hash(platform: str, snapshot: Snapshot) -> str:
+    """SHA-256 of the config files a plan reads (volatile timestamp comment lines dropped).
+
+    Switches: every snapshot file except JSON/text of operational commands is the config
+    (one file for SONiC, NVUE, EOS and NX-OS configs); hosts: the outputs the commands
+    change (``mlnx_qos``, ``/sys/class/net``, ``mlxconfig``, ``cma_roce_*``, ``ethtool -a``).
+    """
+    digest = hashlib.sha256()
+    prefixes = _CONFIG_FILES.get(platform)
+    for name in sorted(snapshot.files):
+        if prefixes is not None and not name.startswith(prefixes):
+            continue
+        if prefixes is None and any(w in name for w in ("lldp", "interface", "status")):
+            continue
+        text = "\n".join(
+            ln for ln in snapshot.files[name].text.splitlines() if not _VOLATILE.match(ln)
+        )
+        digest.update(name.encode() + b"\0" + text.encode("utf-8") + b"\0")
+    return "sha256:" + digest.hexdigest()
+
+
+def read_snapshot(path: Path, platform: str | None) -> Snapshot:
+    """A device's saved running config (a snapshot directory or one file)."""
+    got = read_source(path, platform)
+    if isinstance(got, str):
+        raise RocetuneError(got, file=path)
+    return got[1]
+
+
+@dataclass
+class _Ctx:
+    fabric: Fabric
+    provenance: dict[str, Provenance]
+    baseline: list[Finding]
+    fps: dict[int, str]
+    fail_on: Severity
+    lint: Lint
+
+
+def _intended(fabric: Fabric, name: str) -> Callable[[], dict[str, str]]:
+    def render() -> dict[str, str]:
+        got = render_device(fabric, name)
+        if got.status != "rendered":
+            raise RocetuneError(f"{name}: {got.message}")
+        return {f.path: f.text for f in got.files}
+
+    return render
+
+
+def _replay(
+    ctx: _Ctx, name: str, snap: Snapshot, changes: list[Change]
+) -> tuple[Device, Provenance]:
+    device = ctx.fabric.devices[name]
+    patched = simulators()[device.platform](snap, [c.text for c in changes])
+    return reparse(device.platform, patched, name, device.role)
+
+
+def _plan_device(ctx: _Ctx, name: str, snap: Snapshot, fixes: list[Fix]) -> DevicePlan:
+    device = ctx.fabric.devices[name]
+    remedy = remediators()[device.platform]
+    intended = _intended(ctx.fabric, name)
+    got = remedy(fixes, snap, device, intended)
+    replayed, prov = _replay(ctx, name, snap, got.changes)
+    after = ctx.lint(with_devices(ctx.fabric, {name: replayed}), {**ctx.provenance, name: prov})
+    outcome = compare(ctx.baseline, after)
+    followups = [f for f in outcome.new if f.device == name and not f.link]
+    if followups:
+        fabric = with_devices(ctx.fabric, {name: replayed})
+        extra = remediation(followups, fabric, Severity.WARNING)
+        more = [
+            Fix(x.device, x.port, x.setting, x.value, None, x.code, f"{x.code} (raised otherwise)")
+            for x in extra.fixes.get(name, [])
+        ]
+        if more:
+            got = remedy(fixes + more, snap, device, intended)
+            replayed, prov = _replay(ctx, name, snap, got.changes)
+            fabric = with_devices(ctx.fabric, {name: replayed})
+            after = ctx.lint(fabric, {**ctx.provenance, name: prov})
+            outcome = compare(ctx.baseline, after)
+    return _labelled(ctx, name, snap, got, outcome)
+
+
+def _labelled(
+    ctx: _Ctx, name: str, snap: Snapshot, got: PlatformPlan, outcome: object
+) -> DevicePlan:
+    from rocetune.render.simulate import Outcome
+
+    assert isinstance(outcome, Outcome)
+    cleared = {ctx.fps[id(f)] for f in outcome.cleared}
+    claimed: set[str] = set()
+    changes: list[Change] = []
+    for c in ordered(got.changes):
+        fixes = tuple(sorted(fp for fp in c.fixes if fp in cleared))
+        claimed.update(fixes)
+        changes.append(Change(c.text, c.kind, c.port, c.rollback, fixes, c.codes, c.because))
+    device = ctx.fabric.devices[name]
     return DevicePlan(
-        name, device.platform, status, "", changes, _rollback(got, got.changes), got.hint, notes
+        name,
+        device.platform,
+        "changes" if changes else "no-change",
+        changes=changes,
+        rollback=[c.rollback for c in reversed(changes) if c.rollback],
+        hint=got.hint,
+        notes=list(got.notes),
+        config_hash=config_hash(device.platform, snap),
+        also_fixes=sorted(cleared - claimed),
     )
 
 
-def to_json(plans: list[DevicePlan]) -> str:
-    """JSON: a list of devices (see :meth:`DevicePlan.to_json`)."""
-    return json.dumps([p.to_json() for p in plans], indent=2) + "\n"
+def _claimed(d: DevicePlan) -> set[str]:
+    return {*d.also_fixes, *(fp for c in d.changes for fp in c.fixes)}
 
 
-def _device_text(p: DevicePlan) -> list[str]:
-    head = f"== {p.name} ({p.platform or 'unknown platform'}): "
-    if p.status in ("skipped", "error"):
-        return [head + f"{p.status}: {p.message}"]
-    if not p.changes:
-        return [head + "no change"]
-    n_dis = sum(c.disruptive for c in p.changes)
-    lines = [head + f"{len(p.changes)} change(s), {n_dis} disruptive"]
-    for i, c in enumerate(p.changes, 1):
-        mark = "DISRUPTIVE" if c.disruptive else "hitless"
-        where = f" [{c.port}]" if c.port else ""
-        lines.append(f"  {i:>3}. {mark} {c.kind}{where}: {c.reason}")
-        lines.extend(f"       {t}" for t in c.text.splitlines())
-    lines.append("  rollback:")
-    lines.extend(f"       {t}" for r in p.rollback for t in r.splitlines())
-    if p.hint:
-        lines.append(f"  apply: {p.hint}")
-    lines.extend(f"  note: {n}" for n in p.notes)
-    return lines
+def _unfixed(report: PlanReport, in_scope: Iterable[Finding], fps: dict[int, str]) -> None:
+    done = {fp for d in report.devices for c in d.changes for fp in c.fixes}
+    done.update(fp for d in report.devices for fp in d.also_fixes)
+    done.update(report.also_fixes)
+    by_name = {d.name: d for d in report.devices}
+    for f in in_scope:
+        fp = fps[id(f)]
+        if fp in done or (f.device and f.device not in by_name):
+            continue
+        target = by_name.get(f.device or "")
+        why = "no automatic fix for this rule: fix it by hand or use --converge"
+        if target is not None and any(f.code in c.codes for c in target.changes):
+            why = "the planned changes do not clear it when replayed (see notes)"
+        item = Unfixed(fp, f, why)
+        (target.unfixed if target is not None else report.unfixed).append(item)
 
 
-def to_text(plans: list[DevicePlan]) -> str:
-    """Human-readable plan, one block per device."""
-    return "\n".join(line for p in plans for line in _device_text(p)) + "\n"
+@dataclass(frozen=True)
+class Source:
+    """Where one inventory device's running config is saved."""
+
+    name: str
+    platform: str | None
+    snapshot: Path | str | None
+
+
+def plan_fabric(  # noqa: PLR0917
+    fabric: Fabric,
+    findings: list[Finding],
+    provenance: dict[str, Provenance],
+    sources: list[Source],
+    lint: Lint,
+    fail_on: Severity = Severity.ERROR,
+    *,
+    converge: bool = False,
+    devices: Iterable[str] = (),
+) -> PlanReport:
+    """Plan every device of ``sources`` (or only ``devices``) from an audit's results."""
+    wanted = set(devices)
+    unknown = wanted - {s.name for s in sources}
+    if unknown:
+        raise RocetuneError(f"--device {', '.join(sorted(unknown))}: not in the inventory")
+    fps = dict(zip((id(f) for f in findings), fingerprints(findings), strict=True))
+    report = PlanReport([], [], "converge" if converge else "remediate", fail_on)
+    rem = remediation(findings, fabric, fail_on)
+    report.codes = {fps[id(f)]: f.code for f in rem.in_scope}
+    fixes = {
+        dev: [Fix(x.device, x.port, x.setting, x.value, _fp(x, findings, fps), x.code) for x in got]
+        for dev, got in rem.fixes.items()
+    }
+    ctx = _Ctx(fabric, dict(provenance), lint(fabric, provenance), {}, fail_on, lint)
+    ctx.fps = {id(f): _match_fp(f, findings, fps) for f in ctx.baseline}
+    patched: dict[str, tuple[Device, Provenance]] = {}
+    for src in sources:
+        if wanted and src.name not in wanted:
+            continue
+        report.devices.append(
+            _one(ctx, src.name, src.platform, src.snapshot, fixes, converge, patched)
+        )
+    if patched and not converge:
+        everything = with_devices(fabric, {n: d for n, (d, _) in patched.items()})
+        prov = {**ctx.provenance, **{n: p for n, (_, p) in patched.items()}}
+        outcome = compare(ctx.baseline, lint(everything, prov))
+        seen = {fp for d in report.devices for fp in _claimed(d)}
+        report.also_fixes = sorted(
+            ctx.fps[id(f)] for f in outcome.cleared if ctx.fps[id(f)] not in seen
+        )
+        by_name = {d.name: d for d in report.devices}
+        for f in outcome.new:
+            target = by_name.get(f.device or "")
+            (target.new_findings if target is not None else report.new_findings).append(f)
+    if not converge:
+        _unfixed(report, rem.in_scope, fps)
+    return report
+
+
+def _fp(fix: Fix, findings: list[Finding], fps: dict[int, str]) -> str | None:
+    from rocetune.fingerprint import fingerprint
+
+    for f in findings:
+        if fingerprint(f) == fix.fingerprint:
+            return fps[id(f)]
+    return fix.fingerprint
+
+
+def _match_fp(f: Finding, audited: list[Finding], fps: dict[int, str]) -> str:
+    for g in audited:
+        if key(g) == key(f) and g.observed == f.observed:
+            return fps[id(g)]
+    from rocetune.fingerprint import fingerprint
+
+    return fingerprint(f)
+
+
+def _one(  # noqa: PLR0917
+    ctx: _Ctx,
+    name: str,
+    platform: str | None,
+    source: Path | str | None,
+    fixes: dict[str, list[Fix]],
+    converge: bool,
+    patched: dict[str, tuple[Device, Provenance]],
+) -> DevicePlan:
+    device = ctx.fabric.devices.get(name)
+    if device is None or source is None:
+        return DevicePlan(name, platform, "skipped", "not parsed (see the audit)")
+    if device.platform not in remediators():
+        return DevicePlan(name, device.platform, "skipped", "no change-set support")
+    try:
+        snap = read_snapshot(Path(source), platform)
+        if not converge and not fixes.get(name):
+            why = f"no finding at or above {ctx.fail_on.value} to fix"
+            digest = config_hash(device.platform, snap)
+            return DevicePlan(name, device.platform, "no-change", why, config_hash=digest)
+        if converge:
+            from rocetune.render.converge import plan_device
+
+            got = plan_device(name, device, snap, ctx.fabric)
+            got.config_hash = config_hash(device.platform, snap)
+            return got
+        plan = _plan_device(ctx, name, snap, fixes[name])
+        if plan.changes:
+            patched[name] = _replay(ctx, name, snap, plan.changes)
+        return plan
+    except (ValueError, RocetuneError) as exc:
+        return DevicePlan(name, device.platform, "error", f"{name}: {exc}")

@@ -81,20 +81,35 @@ def test_rendered_files_lint_clean_with_the_same_intent(tmp_path: Path) -> None:
     assert "0 error(s), 0 warning(s)" in stdout
 
 
-def test_only_fix_renders_the_change_forms_only(tmp_path: Path) -> None:
+def test_only_fix_writes_the_smallest_fix_and_its_rollback(tmp_path: Path) -> None:
     inv, out = _inventory(tmp_path), tmp_path / "out"
     code, stdout, _ = _run("render", inv, "-o", out, "--only-fix")
     assert code == 0, stdout
     assert not (out / "leaf2.config_db.json").exists()  # the full tables: full render only
-    ops = json.loads((out / "apply" / "leaf2.apply-patch.json").read_text())
-    paths = {op["path"] for op in ops}
-    # leaf2's fault: the 100 m uplink keeps the 30 m headroom profile (RT501, RT503)
-    assert "/BUFFER_PROFILE/pg_lossless_400000_100m_profile" in paths
-    assert "/CABLE_LENGTH/AZURE/Ethernet8" in paths
-    nv_set = (out / "apply" / "leaf4.nv-set.txt").read_text()
-    assert "nv unset qos roce" not in nv_set  # the base section is full render only
-    # leaf4's fault: MTU 1500 on swp32 (RT601)
-    assert "nv set interface swp1-16,swp31-32 link mtu 9216" in nv_set
+    ops = json.loads((out / "apply" / "leaf2.fix.patch.json").read_text())
+    # leaf2's fault: the 100 m uplink keeps the 30 m headroom profile (RT501): a new profile,
+    # the PG re-bound to it, the cable length; nothing else of the switch
+    paths = [op["path"] for op in ops]
+    assert paths[:3] == [
+        "/BUFFER_PROFILE/pg_lossless_400000_100m_profile",
+        "/BUFFER_PG/Ethernet8|3/profile",
+        "/CABLE_LENGTH/AZURE/Ethernet8",
+    ]
+    plan = json.loads((out / "apply" / "plan.json").read_text())
+    leaf2 = next(d for d in plan["devices"] if d["device"] == "leaf2")
+    # this inventory's intent is MTU 9216 (default) and spine9 runs 9216: the link MTU
+    # finding (RT703) asks leaf2's 9214 to move; nothing else is touched
+    assert paths[3:] == ["/PORT/Ethernet8/mtu"]
+    assert [c["codes"] for c in leaf2["changes"] if c["kind"] == "mtu"] == [["RT703"]]
+    back = json.loads((out / "apply" / "leaf2.rollback.patch.json").read_text())
+    assert back[-1] == {"op": "remove", "path": "/BUFFER_PROFILE/pg_lossless_400000_100m_profile"}
+    nv_set = (out / "apply" / "leaf4.fix.nv.txt").read_text()
+    # leaf4's fault: MTU 1500 on swp32 (RT601); this intent's switch MTU is 9216 (default);
+    # no other port's MTU is touched
+    assert [ln for ln in nv_set.splitlines() if not ln.startswith("#")] == [
+        "nv set interface swp32 link mtu 9216"
+    ]
+    assert plan["format"] == "rocetune-plan/1"
 
 
 @pytest.mark.parametrize(

@@ -22,16 +22,16 @@ LAB = Path(__file__).parents[2] / "inventories" / "lab" / "inventory.yaml"
 
 @pytest.fixture(scope="module")
 def lab() -> dict[str, DevicePlan]:
-    plans, errors = plan_inventory(LAB)
-    assert errors == []
-    return {p.name: p for p in plans}
+    report = plan_inventory(LAB, converge=True)
+    assert report.errors == []
+    return {p.name: p for p in report.devices}
 
 
 def _find(plan: DevicePlan, text: str) -> list[tuple[int, bool, str | None]]:
     return [(i, c.disruptive, c.port) for i, c in enumerate(plan.changes) if text in c.text]
 
 
-def test_lab_leaf1_ethernet8_pfc_enable_is_disruptive(lab: dict[str, DevicePlan]) -> None:
+def test_converge_lab_leaf1_ethernet8_pfc_enable_is_disruptive(lab: dict[str, DevicePlan]) -> None:
     op = '{"op": "add", "path": "/PORT_QOS_MAP/Ethernet8/pfc_enable", "value": "3"}'
     plan = lab["leaf1"]
     [(index, disruptive, port)] = _find(plan, op)
@@ -42,7 +42,7 @@ def test_lab_leaf1_ethernet8_pfc_enable_is_disruptive(lab: dict[str, DevicePlan]
     assert flags == sorted(flags)
 
 
-def test_lab_other_faults(lab: dict[str, DevicePlan]) -> None:
+def test_converge_lab_other_faults(lab: dict[str, DevicePlan]) -> None:
     assert _find(lab["spine1"], "priority-flow-control pause watchdog action drop") == [
         (
             next(i for i, c in enumerate(lab["spine1"].changes) if "action drop" in c.text),
@@ -65,7 +65,20 @@ def test_lab_other_faults(lab: dict[str, DevicePlan]) -> None:
     spine2 = [c for c in lab["spine2"].changes if c.port == "Ethernet1/1"]
     assert any("priority-flow-control watch-dog-interval on" in c.text for c in spine2)
     assert lab["leaf3"].hint is not None
-    assert "nv config apply --confirm" in lab["leaf3"].hint
+    assert "nv config apply --confirm 10m" in lab["leaf3"].hint
+
+
+def test_converge_rollback_detaches_before_it_deletes(lab: dict[str, DevicePlan]) -> None:
+    """NX-OS refuses to delete a policy-map that an interface or system qos still uses."""
+    lines = [ln for r in lab["spine2"].rollback for ln in r.splitlines()]
+    deletes = [i for i, ln in enumerate(lines) if ln.startswith(("no policy-map", "no class-map"))]
+    detaches = [i for i, ln in enumerate(lines) if "no service-policy" in ln]
+    assert deletes
+    assert detaches
+    assert max(detaches) < min(deletes)
+    policy = [i for i in deletes if lines[i].startswith("no policy-map")]
+    classes = [i for i in deletes if lines[i].startswith("no class-map")]
+    assert max(policy) < min(classes)
 
 
 def test_noop_sonic_and_cumulus() -> None:
@@ -106,7 +119,7 @@ def test_noop_cli_and_unset_rollback() -> None:
 def test_noop_device_plan_via_cli(tmp_path: Path) -> None:
     from rocetune.render.run import render_device
 
-    plans, _ = plan_inventory(LAB)
+    plans = plan_inventory(LAB, converge=True).devices
     leaf1 = next(p for p in plans if p.name == "leaf1")
     assert leaf1.status == "changes"
     from rocetune import api
@@ -139,14 +152,15 @@ def test_noop_device_plan_via_cli(tmp_path: Path) -> None:
         + "links:\n  - {a: leaf1:Ethernet0, b: spine1:Ethernet1/1, length_m: 30}\n"
         + "  - {a: leaf1:Ethernet8, b: spine2:Ethernet1/1, length_m: 30}\n"
     )
-    result = CliRunner().invoke(cli, ["plan", str(inv), "--format", "json"])
+    result = CliRunner().invoke(cli, ["plan", str(inv), "--format", "json", "--converge"])
     assert result.exit_code == 0, result.output
-    [dev] = json.loads(result.output)
+    [dev] = json.loads(result.output)["devices"]
     assert (dev["device"], dev["status"], dev["changes"]) == ("leaf1", "no-change", [])
 
 
 def test_cli_exit_1_on_changes() -> None:
-    result = CliRunner().invoke(cli, ["plan", str(LAB)])
+    result = CliRunner().invoke(cli, ["plan", str(LAB), "--device", "leaf1"])
     assert result.exit_code == 1
-    assert "== leaf1 (sonic):" in result.output
-    assert "DISRUPTIVE pfc [Ethernet8]" in result.output
+    assert "leaf1 (sonic): 3 changes, 1 disruptive, fixes RT102, RT201, RT701" in result.output
+    assert "DISRUPTIVE pfc Ethernet8: fixes RT102, RT201, RT701" in result.output
+    assert "spine1" not in result.output

@@ -72,8 +72,36 @@ def scoped(running: Tree, intended: Tree, scope: CliScope) -> Tree:
     return out
 
 
+_OBJECTS = ("no policy-map ", "no class-map ", "no qos profile ", "no table-map ")
+"""Deletions of objects that interfaces or other objects may still reference."""
+
+
+def detach_first(groups: list[list[str]]) -> list[list[str]]:
+    """Top-level groups with object deletions last (policy-maps before class-maps).
+
+    A switch refuses to delete a policy-map or profile that is still attached (NX-OS, EOS),
+    so every detach (``interface``/``system qos`` sections) must come before the deletion.
+    """
+
+    def rank(group: list[str]) -> int:
+        head = group[0].strip()
+        for i, prefix in enumerate(_OBJECTS):
+            if head.startswith(prefix):
+                return 1 + (1 if i == 1 else 0)
+        return 0
+
+    return sorted(groups, key=rank)
+
+
+def _groups(config: HConfig) -> list[list[str]]:
+    return [
+        [c.cisco_style_text()] + [d.cisco_style_text() for d in c.all_children_sorted()]
+        for c in config.children
+    ]
+
+
 def _lines(config: HConfig) -> list[str]:
-    return [c.cisco_style_text() for c in config.all_children_sorted()]
+    return [line for group in detach_first(_groups(config)) for line in group]
 
 
 def diff_cli(running_text: str, intended_text: str, scope: CliScope) -> PlatformPlan:
@@ -85,10 +113,8 @@ def diff_cli(running_text: str, intended_text: str, scope: CliScope) -> Platform
         get_hconfig(scope.platform, "\n".join(text_of(intended))),
     )
     plan = PlatformPlan(hint=scope.hint, rollback=_lines(flow.rollback_config))
-    for child in flow.remediation_config.children:
-        lines = [child.cisco_style_text()] + [
-            c.cisco_style_text() for c in child.all_children_sorted()
-        ]
+    for lines in detach_first(_groups(flow.remediation_config)):
         kinds = [scope.kind_of(x.strip()) for x in lines]
-        plan.changes.append(Change("\n".join(lines), worst(kinds), scope.port_of(child.text)))
+        port = scope.port_of(lines[0].strip())
+        plan.changes.append(Change("\n".join(lines), worst(kinds), port))
     return plan

@@ -29,7 +29,10 @@ from rocetune.tune.target import DeviceTarget
 WORD = re.compile(r"^[A-Za-z0-9_.:/,+@-]{1,128}$")
 """A word that may reach an ``nv`` command line (no spaces, quotes or separators)."""
 ID_RANGES = {"dscp": (0, 63), "switch-priority": (0, 7), "traffic-class": (0, 7)}
-HINT = "stage with the lines below, then `nv config apply --confirm 600` and `nv config confirm`"
+HINT = (
+    "stage the lines, then `nv config apply --confirm 10m -y` (explicit unit: a bare number is "
+    "minutes, so 600 = 10 h) and, once verified, `nv config apply --confirm-yes`"
+)
 Leaves = dict[KeyPath, Any]
 
 

@@ -15,6 +15,7 @@ from rocetune.model import Device
 from rocetune.platforms.changes import PlatformPlan
 from rocetune.platforms.common.cli_changeset import CliScope, diff_cli
 from rocetune.platforms.eos.commands import RUNNING_CONFIG
+from rocetune.platforms.eos.remediate import SAFE_APPLY
 from rocetune.snapshot import Snapshot
 from rocetune.tune.target import DeviceTarget
 
@@ -52,10 +53,7 @@ SCOPE = CliScope(
     partial_sections=("interface ",),
     kind_of=kind_of,
     port_of=port_of,
-    hint=(
-        "apply in a configure session with `commit timer 00:10:00`, "
-        "then commit the session again to keep it"
-    ),
+    hint=SAFE_APPLY,
 )
 
 

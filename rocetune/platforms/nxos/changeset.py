@@ -15,6 +15,7 @@ from rocetune.model import Device
 from rocetune.platforms.changes import PlatformPlan
 from rocetune.platforms.common.cli_changeset import CliScope, diff_cli
 from rocetune.platforms.nxos.commands import RUNNING_CONFIG
+from rocetune.platforms.nxos.remediate import SAFE_APPLY
 from rocetune.snapshot import Snapshot
 from rocetune.tune.target import DeviceTarget
 
@@ -51,10 +52,7 @@ SCOPE = CliScope(
     partial_sections=("interface ",),
     kind_of=kind_of,
     port_of=port_of,
-    hint=(
-        "take `checkpoint rocetune-before` first; "
-        "undo with `rollback running-config checkpoint rocetune-before`"
-    ),
+    hint=SAFE_APPLY,
 )
 
 

@@ -20,6 +20,7 @@ from typing import Any
 from rocetune.model import Device
 from rocetune.platforms.changes import Change, PlatformPlan
 from rocetune.platforms.sonic.commands import CONFIG_DB
+from rocetune.platforms.sonic.remediate import SAFE_APPLY
 from rocetune.snapshot import Snapshot
 from rocetune.tune.target import DeviceTarget
 
@@ -144,7 +145,7 @@ def _table_changes(
 def diff_config_db(running: dict[str, Any], intended: dict[str, Any]) -> PlatformPlan:
     """The JSON Patch change set from ``running`` to ``intended`` (tables rocetune renders)."""
     ports = set(intended.get("PORT", {}))
-    plan = PlatformPlan(hint="apply with `sudo config apply-patch` after `config checkpoint`")
+    plan = PlatformPlan(hint=SAFE_APPLY)
     left: list[str] = []
     for table in (*ORDER, *(t for t in intended if t not in ORDER)):
         if table not in intended:

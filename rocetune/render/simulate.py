@@ -1,0 +1,80 @@
+"""Check a plan before anyone runs it: apply it to the snapshot, re-parse, re-lint the fabric.
+
+Each platform's ``simulate`` replays native changes on the collected config text/JSON the way
+the device applies them (JSON Patch on CONFIG_DB, ``nv set`` on the NVUE revision, config
+lines entered into the running-config, host commands on the collected outputs). The result is
+parsed by the platform's own parser and the whole rule catalogue (a :data:`Lint` the caller
+passes) runs on the fabric with that device replaced. Findings are compared by (code, device,
+port, link, severity): a finding whose key is gone is *cleared*, a key that appears is *new*
+(a value that changes but stays wrong is neither; an error that becomes a warning is a
+cleared error and a new warning).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from rocetune.model import Device, Fabric, Finding
+from rocetune.platforms import get_driver
+from rocetune.platforms.base import Provenance
+from rocetune.snapshot import Snapshot
+
+Simulator = Callable[[Snapshot, list[str]], Snapshot]
+Lint = Callable[[Fabric, dict[str, Provenance]], list[Finding]]
+"""Runs the rule catalogue on a fabric (``rocetune.api`` passes the engine's)."""
+Key = tuple[str, str, str, str, str]
+
+
+def simulators() -> dict[str, Simulator]:
+    """Platform -> its replay function (explicit list)."""
+    from rocetune.platforms.cumulus.remediate import simulate as cumulus
+    from rocetune.platforms.eos.remediate import simulate as eos
+    from rocetune.platforms.linux_host.simulate import simulate as linux_host
+    from rocetune.platforms.nxos.remediate import simulate as nxos
+    from rocetune.platforms.sonic.remediate import simulate as sonic
+
+    return {"sonic": sonic, "cumulus": cumulus, "eos": eos, "nxos": nxos, "linux_host": linux_host}
+
+
+def key(f: Finding) -> Key:
+    """What identifies a finding across a change (its value may change)."""
+    return (f.code, f.device or "", f.port or "", f.link or "", f.severity.value)
+
+
+def reparse(
+    platform: str, snapshot: Snapshot, name: str, role: str | None
+) -> tuple[Device, Provenance]:
+    """Parse a (simulated) snapshot with the platform's driver."""
+    driver = get_driver(platform)
+    if driver is None:
+        raise ValueError(f"platform {platform!r} has no parser")
+    got = driver.parse(snapshot, name, role)
+    return got.device, got.provenance
+
+
+def with_devices(fabric: Fabric, devices: dict[str, Device]) -> Fabric:
+    """``fabric`` with some devices replaced."""
+    merged = dict(fabric.devices)
+    merged.update(devices)
+    return fabric.model_copy(update={"devices": merged})
+
+
+@dataclass
+class Outcome:
+    """What a simulated plan does to the findings."""
+
+    cleared: list[Finding] = field(default_factory=list)
+    new: list[Finding] = field(default_factory=list)
+
+
+def compare(before: Iterable[Finding], after: Iterable[Finding]) -> Outcome:
+    """Cleared and new findings between two lint runs."""
+    before = list(before)
+    after = list(after)
+    keys_after = {key(f) for f in after}
+    keys_before = {key(f) for f in before}
+    return Outcome(
+        cleared=[f for f in before if key(f) not in keys_after],
+        new=[f for f in after if key(f) not in keys_before],
+    )

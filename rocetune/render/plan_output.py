@@ -142,7 +142,10 @@ def _device_text(plan: DevicePlan, report: PlanReport) -> list[str]:
         parts = [f"fixes {', '.join(fixed)}"] if fixed else []
         if c.because:
             parts.append(f"keeps {c.because} away")
-        why = "; ".join(parts) or "fixes nothing the replay confirms"
+        if report.mode == "converge":
+            why = "converges to the rendered template"
+        else:
+            why = "; ".join(parts) or "fixes nothing the replay confirms"
         lines.append(f"  {i}. {mark} {c.kind}{where}: {why} [{change_id(plan.name, c)}]")
         lines.extend(f"       {t}" for t in c.text.splitlines())
         lines.append(f"     {c.reason}")

@@ -168,7 +168,10 @@ def _plan_device(ctx: _Ctx, name: str, snap: Snapshot, fixes: list[Fix]) -> Devi
     remedy = remediators()[device.platform]
     intended = _intended(ctx.fabric, name)
     got = remedy(fixes, snap, device, intended)
-    replayed, prov = _replay(ctx, name, snap, got.changes)
+    try:
+        replayed, prov = _replay(ctx, name, snap, got.changes)
+    except (ValueError, RocetuneError) as exc:
+        return _unverified(ctx, name, snap, got, exc)
     after = ctx.lint(with_devices(ctx.fabric, {name: replayed}), {**ctx.provenance, name: prov})
     outcome = compare(ctx.baseline, after)
     followups = [f for f in outcome.new if f.device == name and not f.link]
@@ -186,6 +189,24 @@ def _plan_device(ctx: _Ctx, name: str, snap: Snapshot, fixes: list[Fix]) -> Devi
             after = ctx.lint(fabric, {**ctx.provenance, name: prov})
             outcome = compare(ctx.baseline, after)
     return _labelled(ctx, name, snap, got, outcome)
+
+
+def _unverified(
+    ctx: _Ctx, name: str, snap: Snapshot, got: PlatformPlan, exc: Exception
+) -> DevicePlan:
+    """The remedies' changes, labelled with the findings they were made for (not replayed)."""
+    device = ctx.fabric.devices[name]
+    changes = ordered(got.changes)
+    return DevicePlan(
+        name,
+        device.platform,
+        "changes" if changes else "no-change",
+        changes=changes,
+        rollback=[c.rollback for c in reversed(changes) if c.rollback],
+        hint=got.hint,
+        notes=[*got.notes, f"not replayed, so the fixes are unverified: {exc}"],
+        config_hash=config_hash(device.platform, snap),
+    )
 
 
 def _labelled(
@@ -340,7 +361,7 @@ def _one(  # noqa: PLR0917
             got.config_hash = config_hash(device.platform, snap)
             return got
         plan = _plan_device(ctx, name, snap, fixes[name])
-        if plan.changes:
+        if plan.changes and not any(n.startswith("not replayed") for n in plan.notes):
             patched[name] = _replay(ctx, name, snap, plan.changes)
         return plan
     except (ValueError, RocetuneError) as exc:

@@ -166,3 +166,16 @@ def test_converge_is_the_full_template_diff() -> None:
     assert sum(len(d.changes) for d in full.devices) > 10 * sum(
         len(d.changes) for d in plan_report(LAB).devices
     )
+
+
+def test_a_plan_that_cannot_be_replayed_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    import rocetune.render.plan as plan_module
+
+    def broken(snapshot: object, texts: list[str]) -> object:
+        raise ValueError("cannot replay host command 'x'")
+
+    monkeypatch.setattr(plan_module, "simulators", lambda: {"linux_host": broken})
+    [dev] = plan_report(LAB, devices=["gpu03"]).devices
+    assert [c.text for c in dev.changes] == ["echo 48 > /sys/class/net/eth2/ecn/roce_np/cnp_dscp"]
+    assert dev.changes[0].fixes  # the finding it was made for, not verified
+    assert any("not replayed, so the fixes are unverified" in n for n in dev.notes)

@@ -125,7 +125,7 @@ class _Nvue:
                     backs.extend(self.unset((*base, str(d))) for d in ds)
                 else:
                     backs.append("nv set " + _words(*base, _ranges(ds), "switch-priority", value))
-            self.add(fix, text, "\n".join(backs), "dscp_map", shared=True)
+            self.add(fix, text, "\n".join(dict.fromkeys(backs)), "dscp_map", shared=True)
 
     def mtu(self, fix: Fix) -> None:
         assert fix.port is not None

@@ -39,6 +39,13 @@ def _read_map(lines: list[str]) -> dict[int, int]:
     return mapping
 
 
+def _line(lines: list[str], prefix: str) -> int:
+    for i, ln in enumerate(lines):
+        if ln.strip().startswith(prefix):
+            return i
+    raise ValueError(f"mlnx_qos output has no {prefix.strip()!r} line")
+
+
 def _qos(text: str, what: str, value: str) -> str:
     lines = text.splitlines()
     head = next((i for i, ln in enumerate(lines) if ln.strip() == _MAP_HEAD), None)
@@ -48,7 +55,7 @@ def _qos(text: str, what: str, value: str) -> str:
         while end < len(lines) and lines[end].strip().startswith("prio:"):
             end += 1
     if what == "trust":
-        i = next(i for i, ln in enumerate(lines) if ln.startswith("Priority trust state:"))
+        i = _line(lines, "Priority trust state:")
         lines[i] = f"Priority trust state: {value}"
         if value == "dscp" and head is None:
             default = {d: d >> 3 for d in range(64)}
@@ -64,7 +71,7 @@ def _qos(text: str, what: str, value: str) -> str:
         lines[head + 1 : end] = _map_lines(mapping)
     else:
         row = "enabled" if what == "pfc" else "buffer"
-        i = next(i for i, ln in enumerate(lines) if ln.strip().startswith(row + " "))
+        i = _line(lines, row + " ")
         flags = value.split(",")
         lines[i] = f"\t{row:<12}" + "".join(f"{f}   " for f in flags)
     return "\n".join(lines) + "\n"

@@ -189,7 +189,8 @@ def mtu(finding: Finding, fabric: Fabric) -> list[Fix]:
         item = _end(fabric, device, port)
         if dev is None or item is None or item.mtu is None:
             continue
-        want = fabric.intent.mtu.host if dev.kind == "host" else fabric.intent.mtu.switch
+        mtus = fabric.intent.mtu
+        want = mtus.host if dev.kind == "host" else mtus.switch_for(dev.platform)
         if item.mtu < want:
             out.append(_fix(finding, device, port, "mtu", want))
     return out

@@ -16,7 +16,7 @@ from typing import Any
 from rocetune.errors import RocetuneError
 from rocetune.model import Device
 from rocetune.platforms.changes import Change, PlatformPlan, ordered
-from rocetune.render.plan import DevicePlan, Status
+from rocetune.render.device_plan import DevicePlan, Status
 from rocetune.render.run import render_device
 from rocetune.snapshot import Snapshot
 from rocetune.tune.target import DeviceTarget, device_target

@@ -13,7 +13,8 @@ from __future__ import annotations
 import json
 
 from rocetune.render.core import RenderedFile
-from rocetune.render.plan import DevicePlan, PlanReport
+from rocetune.render.device_plan import DevicePlan
+from rocetune.render.plan import PlanReport
 from rocetune.render.plan_output import change_id, to_json
 
 _EXT = {"sonic": "patch.json", "cumulus": "nv.txt", "eos": "cfg", "nxos": "cfg"}

@@ -27,12 +27,12 @@ from rocetune.load import read_source
 from rocetune.model import Device, Fabric, Finding, Severity
 from rocetune.platforms.base import Provenance
 from rocetune.platforms.changes import Change, Fix, PlatformPlan, ordered
+from rocetune.render.device_plan import DevicePlan, Unfixed
 from rocetune.render.remedy import remediation
 from rocetune.render.run import render_device
 from rocetune.render.simulate import Lint, compare, key, reparse, simulators, with_devices
 from rocetune.snapshot import Snapshot
 
-Status = Literal["changes", "no-change", "skipped", "error"]
 Remediator = Callable[[list[Fix], Snapshot, Device, Callable[[], dict[str, str]]], PlatformPlan]
 
 
@@ -51,35 +51,6 @@ def remediators() -> dict[str, Remediator]:
         "nxos": lambda f, s, d, i: nxos(f, s, d),
         "linux_host": lambda f, s, d, i: linux_host(f, s, d),
     }
-
-
-@dataclass
-class Unfixed:
-    """A finding in scope that the plan does not fix, and why."""
-
-    fingerprint: str
-    finding: Finding
-    why: str
-
-
-@dataclass
-class DevicePlan:
-    """One device's plan."""
-
-    name: str
-    platform: str | None
-    status: Status
-    message: str = ""
-    changes: list[Change] = field(default_factory=list)
-    rollback: list[str] = field(default_factory=list)
-    hint: str | None = None
-    notes: list[str] = field(default_factory=list)
-    config_hash: str | None = None
-    also_fixes: list[str] = field(default_factory=list)
-    """Fingerprints the replay clears that no change was made for."""
-    unfixed: list[Unfixed] = field(default_factory=list)
-    new_findings: list[Finding] = field(default_factory=list)
-    """Findings the replayed plan raises (should be empty)."""
 
 
 @dataclass

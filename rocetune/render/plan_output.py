@@ -14,7 +14,8 @@ from typing import Any
 from rocetune.fingerprint import fingerprint
 from rocetune.model import Finding
 from rocetune.platforms.changes import Change
-from rocetune.render.plan import DevicePlan, PlanReport
+from rocetune.render.device_plan import DevicePlan
+from rocetune.render.plan import PlanReport
 
 FORMAT = "rocetune-plan/1"
 SAFE_APPLY_METHOD = {

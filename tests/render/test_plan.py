@@ -15,7 +15,7 @@ from rocetune.platforms.cumulus.changeset import diff_trees
 from rocetune.platforms.eos.changeset import SCOPE as EOS
 from rocetune.platforms.nxos.changeset import SCOPE as NXOS
 from rocetune.platforms.sonic.changeset import diff_config_db
-from rocetune.render.plan import DevicePlan
+from rocetune.render.device_plan import DevicePlan
 
 LAB = Path(__file__).parents[2] / "inventories" / "lab" / "inventory.yaml"
 

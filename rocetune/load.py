@@ -156,10 +156,7 @@ def load_device(
             )
             return Loaded(problem=problem, source=str(source))
         driver, snap = got
-        result = _with_refused(driver.parse(snap, name, role), snap)
-        if snap.meta.device is not None and result.device.snapshot_device is None:
-            device = result.device.model_copy(update={"snapshot_device": snap.meta.device})
-            result = ParseResult(device, result.provenance)
+        result = parse_snapshot(driver, snap, name, role)
         if asic:
             result = replace(result, device=result.device.model_copy(update={"asic": asic}))
         return Loaded(result=result)
@@ -168,6 +165,21 @@ def load_device(
     except Exception as exc:  # a parser bug must not lose the other devices
         msg = f"internal error while reading this snapshot: {type(exc).__name__}: {exc}"
         return Loaded(error=RocetuneError(msg.splitlines()[0], file=source))
+
+
+def parse_snapshot(
+    driver: PlatformDriver, snap: Snapshot, name: str, role: str | None
+) -> ParseResult:
+    """Parse a snapshot the way :func:`load_device` does (refused commands, meta device).
+
+    ``rocetune plan`` re-parses snapshots it replayed its changes on with this, so the replay
+    sees the device exactly as the audit did.
+    """
+    result = _with_refused(driver.parse(snap, name, role), snap)
+    if snap.meta.device is not None and result.device.snapshot_device is None:
+        device = result.device.model_copy(update={"snapshot_device": snap.meta.device})
+        result = ParseResult(device, result.provenance)
+    return result
 
 
 def _with_refused(result: ParseResult, snap: Snapshot) -> ParseResult:

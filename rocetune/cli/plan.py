@@ -64,7 +64,9 @@ def plan(  # noqa: PLR0917 (one parameter per click option)
             click.echo(f"rocetune: error: {err}", err=True)
         text = to_json(report) if fmt == "json" else to_text(report)
         if output is not None:
-            output.write_text(text, encoding="utf-8")
+            from rocetune.outputs import write_atomic
+
+            write_atomic(output, text)
         else:
             click.echo(text, nl=False)
         failed = [p for p in report.devices if p.status == "error"]

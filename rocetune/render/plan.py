@@ -131,7 +131,7 @@ def _replay(
 ) -> tuple[Device, Provenance]:
     device = ctx.fabric.devices[name]
     patched = simulators()[device.platform](snap, [c.text for c in changes])
-    return reparse(device.platform, patched, name, device.role)
+    return reparse(device, patched)
 
 
 def _plan_device(ctx: _Ctx, name: str, snap: Snapshot, fixes: list[Fix]) -> DevicePlan:

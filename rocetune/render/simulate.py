@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from rocetune.load import parse_snapshot
 from rocetune.model import Device, Fabric, Finding
 from rocetune.platforms import get_driver
 from rocetune.platforms.base import Provenance
@@ -42,15 +43,20 @@ def key(f: Finding) -> Key:
     return (f.code, f.device or "", f.port or "", f.link or "", f.severity.value)
 
 
-def reparse(
-    platform: str, snapshot: Snapshot, name: str, role: str | None
-) -> tuple[Device, Provenance]:
-    """Parse a (simulated) snapshot with the platform's driver."""
-    driver = get_driver(platform)
+def reparse(like: Device, snapshot: Snapshot) -> tuple[Device, Provenance]:
+    """Parse a (simulated) snapshot of ``like`` the way the audit loaded it.
+
+    The loader's parse step (:func:`rocetune.load.parse_snapshot`), plus what the inventory
+    set on the device (its ``asic:``), which a replayed config does not change.
+    """
+    driver = get_driver(like.platform)
     if driver is None:
-        raise ValueError(f"platform {platform!r} has no parser")
-    got = driver.parse(snapshot, name, role)
-    return got.device, got.provenance
+        raise ValueError(f"platform {like.platform!r} has no parser")
+    got = parse_snapshot(driver, snapshot, like.name, like.role)
+    device = got.device
+    if like.asic is not None and device.asic != like.asic:
+        device = device.model_copy(update={"asic": like.asic})
+    return device, got.provenance
 
 
 def with_devices(fabric: Fabric, devices: dict[str, Device]) -> Fabric:

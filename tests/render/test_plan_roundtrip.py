@@ -75,10 +75,10 @@ def test_plan_then_rollback_gives_back_the_model(level: str, name: str) -> None:
     simulate = simulators()[device.platform]
     forward = [t for c in entry["changes"] for t in _texts(c)]
     fixed = simulate(snap, forward)
-    after, prov = reparse(device.platform, fixed, name, device.role)
+    after, prov = reparse(device, fixed)
     assert _dump(after) != _dump(device)  # the plan changes something
     back = simulate(fixed, _texts(entry["rollback"]))
-    restored, _ = reparse(device.platform, back, name, device.role)
+    restored, _ = reparse(device, back)
     assert _dump(restored) == _dump(device)
 
     # linting the fixed config clears exactly what the plan claims, and adds nothing
@@ -131,8 +131,8 @@ def test_each_remedy_round_trips(name: str, setting: str, port: str | None, valu
     assert got.changes, got.notes
     simulate = simulators()[device.platform]
     fixed = simulate(snap, [c.text for c in got.changes])
-    after, _ = reparse(device.platform, fixed, name, device.role)
+    after, _ = reparse(device, fixed)
     assert _dump(after) != _dump(device)
     rollback = [c.rollback or "" for c in reversed(got.changes)]
-    restored, _ = reparse(device.platform, simulate(fixed, rollback), name, device.role)
+    restored, _ = reparse(device, simulate(fixed, rollback))
     assert _dump(restored) == _dump(device)

@@ -98,9 +98,11 @@ def _alive(pid: int) -> bool:
 class DirectoryLock:
     """``with DirectoryLock(dir):`` the run owns ``dir`` (created and checked writable)."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, name: str = LOCK_FILE) -> None:
+        """``name``: the lock file in ``directory`` (``collect --local`` locks one host's
+        snapshot with ``.<host>.rocetune.lock`` so nodes sharing ``directory`` run at once)."""
         self.directory = directory
-        self.path = directory / LOCK_FILE
+        self.path = directory / name
         self.held = False
 
     def acquire(self) -> None:

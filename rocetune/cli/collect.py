@@ -100,13 +100,13 @@ def collect_options(func: F) -> F:
     return func
 
 
-def options_from(opts: dict[str, Any]) -> CollectOptions:
+def options_from(opts: dict[str, Any], *, warn: bool = True) -> CollectOptions:
     """Build CollectOptions from the CLI options (warns on --insecure-host-keys)."""
     from rocetune.collect import CollectOptions, Timeouts, Trust
     from rocetune.collect.options import default_known_hosts
 
     insecure = bool(opts["insecure_host_keys"])
-    if insecure:
+    if insecure and warn:
         click.echo(INSECURE_WARNING, err=True)
     connect = float(opts["connect_timeout"])
     timeouts = Timeouts(
@@ -261,8 +261,18 @@ def _select(inv: Inventory, patterns: tuple[str, ...]) -> list[str]:
     return [n for n in inv.devices if any(fnmatch.fnmatchcase(n, p) for p in patterns)]
 
 
+def shard_option(func: F) -> F:
+    """``--shard i/n``: only the devices of shard i (0 to n-1) of n (rocetune.shard)."""
+    return click.option(
+        "--shard",
+        metavar="I/N",
+        help="Only the devices of shard I of N (0 <= I < N; stable by device name: "
+        "sha1(name) mod N), so several controllers or a Slurm array share one fabric.",
+    )(func)
+
+
 @click.command("collect")
-@click.argument("inventory", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("inventory", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option(
     "-o",
     "--output",
@@ -277,24 +287,97 @@ def _select(inv: Inventory, patterns: tuple[str, ...]) -> list[str]:
     multiple=True,
     help="Only these devices (names or glob patterns; repeat the option).",
 )
+@click.option(
+    "--local",
+    is_flag=True,
+    help="Collect this machine (a Linux host) without SSH into DIR/<hostname>/; no INVENTORY.",
+)
+@click.option(
+    "--nics",
+    help="With --local: the RoCE netdevs, comma-separated [default: from ibdev2netdev/sysfs].",
+)
+@click.option("--name", "host_name", help="With --local: the snapshot's name [default: hostname].")
+@shard_option
 @collect_options
-def collect_cmd(inventory: Path, out_dir: Path, devices: tuple[str, ...], **opts: Any) -> None:
+def collect_cmd(
+    inventory: Path | None,
+    out_dir: Path,
+    *,
+    devices: tuple[str, ...],
+    local: bool,
+    nics: str | None,
+    host_name: str | None,
+    shard: str | None,
+    **opts: Any,
+) -> None:
     """Collect every device of INVENTORY over SSH into DIR/<device>/ snapshot directories.
 
     Credentials come from the environment variables the inventory names (default
     ROCETUNE_USER / ROCETUNE_PASSWORD), SSH keys, or a prompt on a terminal. Secrets are
     redacted from the outputs before they are written. Exit 3 when a device failed.
+
+    With --local (no INVENTORY), collect the machine rocetune runs on as a Linux host: the
+    same commands run as local processes, each with --read-timeout (one srun task per node
+    under Slurm; see contrib/slurm/).
     """
 
     def job() -> int:
+        if local and (shard or devices):
+            click.echo(
+                "rocetune: error: --local collects this machine: no --shard/--device", err=True
+            )
+            return EXIT_INPUT
+        if local:
+            return _collect_local(inventory, out_dir, nics, host_name, opts)
+        if inventory is None:
+            click.echo("rocetune: error: INVENTORY is required (or --local)", err=True)
+            return EXIT_INPUT
+        if nics or host_name:
+            click.echo("rocetune: error: --nics and --name need --local", err=True)
+            return EXIT_INPUT
         from rocetune.inventory import load_inventory
 
         inv = load_inventory(inventory)
         names = _select(inv, devices)
+        if shard is not None:
+            from rocetune.shard import parse_shard
+
+            names = parse_shard(shard).select(names)
         if not names:
-            click.echo("rocetune: error: no device matches --device", err=True)
+            click.echo("rocetune: error: no device matches --device/--shard", err=True)
             return EXIT_INPUT
         outcomes = run_collect(inv, out_dir, names, opts)
         return EXIT_NOT_COLLECTED if any(not o.ok for o in outcomes.values()) else 0
 
     sys.exit(run_guarded(job))
+
+
+def _collect_local(
+    inventory: Path | None,
+    out_dir: Path,
+    nics: str | None,
+    host_name: str | None,
+    opts: dict[str, Any],
+) -> int:
+    """``collect --local``: this machine into DIR/<hostname>/ (exit 3 when it failed)."""
+    from rocetune.collect.local import collect_local
+    from rocetune.errors import RocetuneError
+
+    if inventory is not None:
+        click.echo("rocetune: error: --local collects this machine: give no INVENTORY", err=True)
+        return EXIT_INPUT
+    names = [n.strip() for n in nics.split(",") if n.strip()] if nics else None
+    options = options_from({**opts, "insecure_host_keys": True, "known_hosts": None}, warn=False)
+    try:
+        outcome = collect_local(out_dir, options, nics=names, name=host_name)
+    except ValueError as exc:
+        raise RocetuneError(str(exc)) from None
+    report_failures({outcome.name: outcome})
+    _fail_on_write_errors({outcome.name: outcome})
+    if outcome.ok:
+        click.echo(
+            f"rocetune: {outcome.name}: {outcome.commands} command(s), "
+            f"{outcome.rejected} not available (see meta.json) -> {outcome.path}",
+            err=True,
+        )
+    return 0 if outcome.ok else EXIT_NOT_COLLECTED

@@ -30,3 +30,17 @@ def followup_commands(snapshot: Snapshot) -> tuple[Command, ...]:
             for command in found:
                 out.setdefault(command.filename, command)
     return tuple(out.values())
+
+
+def ibdev2netdev_netdevs(text: str) -> list[str]:
+    """The RoCE netdevs an ``ibdev2netdev`` output names (valid names only, in order).
+
+    ``rocetune collect --local`` collects these when no ``--nics`` are given.
+    """
+    from rocetune.platforms.linux_host.base import Notes
+    from rocetune.platforms.linux_host.rdma import parse_ibdev2netdev
+    from rocetune.platforms.linux_host.segments import Segment
+
+    lines = tuple(enumerate(text.splitlines(), start=1))
+    found = parse_ibdev2netdev(Segment("ibdev2netdev", lines), Notes("ibdev2netdev"))
+    return list(dict.fromkeys(m.netdev for m in found))

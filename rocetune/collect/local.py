@@ -1,0 +1,211 @@
+"""Host-local collection: run a host driver's commands on this machine, no SSH.
+
+``rocetune collect --local`` (one task per node under Slurm, or a DaemonSet pod) collects
+the machine it runs on with the same code as SSH collection: :class:`LocalTransport` opens
+a :class:`LocalSession` that satisfies :class:`rocetune.session.Session`, so
+:func:`rocetune.collect.device.collect_device` runs the driver's commands and follow-ups,
+redacts and records them exactly as it does over an exec channel, and
+:func:`rocetune.collect.job.run_job` writes the snapshot atomically.
+
+Commands come only from the driver's command list (every NIC, RDMA device and PCI address
+in them was validated by :mod:`rocetune.platforms.linux_host.names`). A command with no
+shell syntax is split with :func:`shlex.split` and executed directly (no shell); one that
+needs a shell (the sysfs globs ``/sys/class/net/eth2/ecn/roce_*p/*``) runs under
+``sh -c``. Each command has its own timeout (its process group is killed when it expires);
+a missing tool, a non-zero exit or a timeout is the command's error, recorded in
+``meta.json`` (status ``error``) and never fatal for an optional command.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shlex
+import signal
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from rocetune.collect.credentials import Credentials
+from rocetune.collect.job import Job, Outcome, run_job
+from rocetune.collect.options import CollectOptions
+from rocetune.collect.target import Target
+from rocetune.collect.transport import check_command, finish_text
+from rocetune.outputs import LOCK_FILE, DirectoryLock
+from rocetune.platforms import drivers
+from rocetune.platforms.linux_host.followups import ibdev2netdev_netdevs
+from rocetune.session import Output, Session
+
+LANES = 4
+"""Commands run at the same time (they are short reads; more would only compete)."""
+_SHELL_SYNTAX = re.compile(r"[*?\[\]|&;<>()$`\\\"'~{}]")
+SYSFS_NET = Path("/sys/class/infiniband")
+
+
+def needs_shell(command: str) -> bool:
+    """True when ``command`` uses shell syntax (a glob, a pipe, quoting)."""
+    return bool(_SHELL_SYNTAX.search(command))
+
+
+def argv(command: str) -> list[str]:
+    """How ``command`` is executed: its words, or ``sh -c`` when it needs a shell."""
+    return ["sh", "-c", command] if needs_shell(command) else shlex.split(command)
+
+
+def _first_line(text: str, fallback: str) -> str:
+    lines = [ln for ln in text.strip().splitlines() if ln.strip()]
+    return (lines[0] if lines else fallback)[:200]
+
+
+class LocalSession:
+    """Runs commands on this machine as child processes; ``lanes`` at a time."""
+
+    batch = 256
+
+    def __init__(
+        self,
+        timeout: float,
+        lanes: int = LANES,
+        max_output_bytes: int = 64 * 2**20,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        self.timeout, self.lanes, self.max_output = timeout, lanes, max_output_bytes
+        self.env = env
+
+    def run(self, command: str) -> Output:
+        """Run one command with its timeout; never raises for the command's own failure."""
+        check_command(command)
+        start = time.monotonic()
+        words = argv(command)
+        try:
+            proc = subprocess.Popen(
+                words,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,  # its own process group: a timeout kills all of it
+                env=self.env,
+            )
+        except FileNotFoundError:
+            return Output("", f"{words[0]}: command not found", time.monotonic() - start)
+        except OSError as exc:
+            return Output("", f"{words[0]}: {exc.strerror or exc}", time.monotonic() - start)
+        try:
+            out, err = proc.communicate(timeout=self.timeout)
+        except subprocess.TimeoutExpired:
+            _kill_group(proc)
+            proc.communicate()
+            why = f"timed out after {self.timeout:g} s"
+            return Output("", why, time.monotonic() - start)
+        seconds = time.monotonic() - start
+        if len(out) > self.max_output:
+            return Output("", f"more than {self.max_output} bytes of output", seconds)
+        text = out.decode("utf-8", "replace")
+        if proc.returncode != 0:
+            fallback = f"exit status {proc.returncode}"
+            error = _first_line(err.decode("utf-8", "replace"), fallback)
+            if proc.returncode == 127 and words[0] == "sh":
+                error = f"{error} (command not found)" if "not found" not in error else error
+            return Output(finish_text(text), error, seconds)
+        return Output(finish_text(text), None, seconds)
+
+    def run_many(self, commands: Sequence[str]) -> list[Output]:
+        """Run independent commands, ``lanes`` at a time; outputs in order."""
+        for command in commands:
+            check_command(command)
+        if len(commands) <= 1 or self.lanes <= 1:
+            return [self.run(c) for c in commands]
+        with ThreadPoolExecutor(max_workers=min(self.lanes, len(commands))) as pool:
+            return list(pool.map(self.run, commands))
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(OSError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    with contextlib.suppress(OSError):
+        proc.kill()
+
+
+class LocalTransport:
+    """Opens :class:`LocalSession` s: the target is this machine, whatever its name."""
+
+    def __init__(
+        self, timeout: float, lanes: int = LANES, max_output_bytes: int = 64 * 2**20
+    ) -> None:
+        self.timeout, self.lanes, self.max_output = timeout, lanes, max_output_bytes
+
+    def open(self, target: Target) -> Session:
+        """A session on this machine (``target`` only names the snapshot)."""
+        return LocalSession(self.timeout, self.lanes, self.max_output)
+
+
+def sysfs_netdevs(root: Path = SYSFS_NET) -> list[str]:
+    """Netdevs of the RDMA devices, from ``/sys/class/infiniband/*/device/net/*``."""
+    found: set[str] = set()
+    with contextlib.suppress(OSError):
+        for dev in root.iterdir():
+            with contextlib.suppress(OSError):
+                found.update(p.name for p in (dev / "device" / "net").iterdir())
+    return sorted(found)
+
+
+def this_host() -> str:
+    """This machine's short host name (the snapshot directory's name)."""
+    return socket.gethostname().split(".")[0] or "localhost"
+
+
+def discover_nics(session: Session) -> list[str]:
+    """The RoCE netdevs of this machine: ``ibdev2netdev``, else sysfs."""
+    out = session.run("ibdev2netdev")
+    found = ibdev2netdev_netdevs(out.text) if out.error is None else []
+    return found or sysfs_netdevs()
+
+
+def collect_local(
+    out_dir: Path,
+    options: CollectOptions,
+    *,
+    nics: Sequence[str] | None = None,
+    name: str | None = None,
+) -> Outcome:
+    """Collect this machine as a ``linux_host`` into ``out_dir/<name>/`` (default: hostname).
+
+    Takes the lock ``out_dir/.<name>.rocetune.lock`` (not the shared parent's), so every node
+    of a job can write its own directory of one shared ``out_dir`` at the same time; a
+    second run for the same host fails with OutputError (exit 2).
+    """
+    name = name or this_host()
+    check_name(name)
+    transport = LocalTransport(
+        options.timeouts.read, max_output_bytes=options.timeouts.max_output_bytes
+    )
+    target = Target(name, "localhost", None, "linux_host", "local", Credentials(""))
+    if nics is None:
+        nics = discover_nics(transport.open(target))
+    driver = drivers()["linux_host"]
+    lock = DirectoryLock(out_dir, f".{name}{LOCK_FILE}")
+    lock.acquire()
+    try:
+        return run_job(
+            Job(target, driver, tuple(nics), transport), out_dir, options, threading.Event()
+        )
+    finally:
+        lock.release()
+
+
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,252}")
+
+
+def check_name(name: str) -> str:
+    """A host name usable as a directory name; ValueError otherwise."""
+    if not _NAME.fullmatch(name) or name in {".", ".."}:
+        raise ValueError(f"invalid host name {name!r} for a snapshot directory")
+    return name

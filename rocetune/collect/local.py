@@ -147,8 +147,9 @@ class LocalTransport:
         return LocalSession(self.timeout, self.lanes, self.max_output)
 
 
-def sysfs_netdevs(root: Path = SYSFS_NET) -> list[str]:
+def sysfs_netdevs(root: Path | None = None) -> list[str]:
     """Netdevs of the RDMA devices, from ``/sys/class/infiniband/*/device/net/*``."""
+    root = SYSFS_NET if root is None else root
     found: set[str] = set()
     with contextlib.suppress(OSError):
         for dev in root.iterdir():

@@ -182,6 +182,8 @@ class InventoryFile(Model):
     links: tuple[LinkEntry, ...] = ()
     suppressions: tuple[Suppression, ...] = ()
     """Accepted findings: {rule, device glob, port/link glob, reason, expires} (optional)."""
+    snapshots_dir: str | None = None
+    """A directory of snapshots ``<dir>/<device>/meta.json`` (see :func:`with_snapshots`)."""
 
 
 @dataclass(frozen=True)
@@ -212,6 +214,8 @@ class Inventory:
     links: tuple[Link, ...]
     suppressions: tuple[Suppression, ...] = ()
     """The inventory's ``suppressions:`` (applied by rocetune.suppress)."""
+    snapshots_dir: Path | None = None
+    """The inventory's ``snapshots_dir:`` (resolved; it exists)."""
 
 
 # --- YAML position helpers -------------------------------------------------------------
@@ -457,12 +461,19 @@ def load_inventory(path: Path | str) -> Inventory:
     devices = {
         name: _resolve_device(path, root, inv, name, entry) for name, entry in inv.devices.items()
     }
+    snapshots_dir = None
+    if inv.snapshots_dir is not None:
+        snapshots_dir = (path.parent / inv.snapshots_dir).resolve()
+        if not snapshots_dir.is_dir():
+            msg = f"snapshots_dir {inv.snapshots_dir!r} is not a directory"
+            raise _error(path, root, ("snapshots_dir",), msg)
     return Inventory(
         path=path,
         intent=inv.intent,
         devices=devices,
         links=_links(inv.links),
         suppressions=inv.suppressions,
+        snapshots_dir=snapshots_dir,
     )
 
 

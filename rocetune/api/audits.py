@@ -7,6 +7,7 @@ others: they are collected in :attr:`AuditResult.errors` (exit 2) or as device p
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from rocetune.checks.base import RuleOptions
 from rocetune.checks.registry import all_rules
 from rocetune.engine import MISSING_CODE, Selection, run_checks, select_rules
 from rocetune.errors import RocetuneError
+from rocetune.fleet import expected_hosts, with_snapshots
 from rocetune.inventory import Inventory, ResolvedDevice, load_inventory
 from rocetune.load import Loaded, host_command_file, load_device, load_host_files
 from rocetune.model import (
@@ -83,22 +85,32 @@ def _assemble(
 
 
 def audit(
-    inventory: Path | str,
+    inventory: Path | str | None,
     selection: Selection | None = None,
     options: dict[str, RuleOptions] | None = None,
     *,
     policy: Policy | None = None,
     collector: Callable[[Inventory], Mapping[str, Path | str]] | None = None,
+    snapshots: Path | None = None,
 ) -> AuditResult:
     """Audit every device of an inventory from its saved snapshot.
 
     ``collector`` (rocetune.cli.collect.live_collector) collects the devices that have no
     ``snapshot:`` first: name -> snapshot directory, or why it failed (exit 3).
-    Raises InventoryError for an invalid inventory (nothing can be checked then).
+    ``snapshots``: a directory whose ``<device>/meta.json`` are devices too (rocetune.fleet;
+    overrides the inventory's ``snapshots_dir:``); with no inventory, they are the fabric
+    (default intent). Raises InventoryError for an invalid inventory.
     """
-    inv = load_inventory(inventory)
-    result = audit_inventory(inv, selection, options, policy=policy, collector=collector)
-    result.inventory = str(inventory)
+    if inventory is None:
+        if snapshots is None:
+            raise RocetuneError("nothing to audit: give an inventory or snapshots")
+        inv = Inventory(path=snapshots, intent=Intent(), devices={}, links=())
+    else:
+        inv = load_inventory(inventory)
+    result = audit_inventory(
+        inv, selection, options, policy=policy, collector=collector, snapshots=snapshots
+    )
+    result.inventory = str(inventory) if inventory is not None else None
     return result
 
 
@@ -109,9 +121,15 @@ def audit_inventory(
     *,
     policy: Policy | None = None,
     collector: Callable[[Inventory], Mapping[str, Path | str]] | None = None,
+    snapshots: Path | None = None,
 ) -> AuditResult:
     """:func:`audit` of an inventory already loaded (callers that need it too load it once)."""
-    live = collector(inv) if collector is not None else {}
+    inv, missing = _with_snapshots(inv, snapshots)
+    ask = dataclasses.replace(
+        inv, devices={n: d for n, d in inv.devices.items() if n not in missing}
+    )
+    live: dict[str, Path | str] = dict(collector(ask)) if collector is not None else {}
+    live.update(missing)
     sources = {d.name: live.get(d.name, d.snapshot) for d in inv.devices.values()}
     loaded = [
         (
@@ -126,6 +144,16 @@ def audit_inventory(
     if policy is not None or inv.suppressions:
         apply_to_result(result, policy or Policy(), inv.suppressions)
     return result
+
+
+def _with_snapshots(inv: Inventory, snapshots: Path | None) -> tuple[Inventory, dict[str, str]]:
+    """``inv`` with the snapshot directory's devices, and its expected hosts without one."""
+    directory = snapshots if snapshots is not None else inv.snapshots_dir
+    if directory is None:
+        return inv, {}
+    inv = with_snapshots(inv, directory)
+    why = "not collected: no snapshot {} in {} (the inventory expects this host)"
+    return inv, {n: why.format(f"{n}/", directory) for n in expected_hosts(inv)}
 
 
 def _declare(item: Loaded, entry: ResolvedDevice) -> Loaded:

@@ -37,23 +37,35 @@ def cli() -> None:
 
 
 @cli.command()
-@click.argument("inventory", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("inventory", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @common_options
 @click.option(
     "--save-snapshot",
     type=click.Path(file_okay=False, path_type=Path),
     help="Keep the snapshots of live-collected devices in this directory.",
 )
+@click.option(
+    "--snapshots",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Every DIR/<device>/meta.json is a device too (e.g. from `collect --local` on each "
+    "node); hosts of INVENTORY without one are not collected (exit 3). INVENTORY optional.",
+)
 @collect_options
-def audit(inventory: Path, save_snapshot: Path | None, **opts: Any) -> None:
+def audit(
+    inventory: Path | None, save_snapshot: Path | None, snapshots: Path | None, **opts: Any
+) -> None:
     """Audit every device of INVENTORY against the fabric's intent.
 
     Devices with a `snapshot:` are read from it (a snapshot directory or one saved config);
-    the others are collected live over SSH first (see `rocetune collect`).
+    the others are collected live over SSH first (see `rocetune collect`). With --snapshots
+    DIR (or `snapshots_dir:` in INVENTORY), DIR/<device>/ snapshots are devices as well.
     """
     from rocetune import api
 
     def job() -> int:
+        if inventory is None and snapshots is None:
+            click.echo("rocetune: error: give INVENTORY or --snapshots DIR", err=True)
+            return 2
         settings = settings_from(opts)
         collector, scope = live_collector(opts, save_snapshot)
         with scope:
@@ -63,6 +75,7 @@ def audit(inventory: Path, save_snapshot: Path | None, **opts: Any) -> None:
                 settings.options,
                 policy=settings.policy,
                 collector=collector,
+                snapshots=snapshots,
             )
             return emit(result, opts, settings)
 

@@ -28,16 +28,18 @@ if sinfo -h -n "$node" -o '%t' 2>/dev/null | grep -qx idle; then
     exit 0
 fi
 
-mkdir -p "$STATE"/{ctld,d} /var/log/rocetune-slurm /run/munge /var/lib/munge /var/log/munge
-chown munge:munge /run/munge /var/lib/munge /var/log/munge 2>/dev/null || true
+LOGS=/var/log/rocetune-slurm
+mkdir -p "$STATE"/{ctld,d} "$LOGS" /run/munge /var/lib/munge
+chmod 0755 "$LOGS"
 if [ ! -s /etc/munge/munge.key ]; then
     dd if=/dev/urandom bs=1 count=1024 of=/etc/munge/munge.key status=none
 fi
 chown munge:munge /etc/munge/munge.key 2>/dev/null || true
 chmod 0400 /etc/munge/munge.key
 if ! pgrep -x munged >/dev/null; then
-    # --force: munged refuses a world-writable /tmp-like parent in some containers.
-    munged --force || sudo -u munge munged --force
+    # As root with its own log file (munged checks the log's owner); --force: a stale
+    # socket left by a killed munged is replaced instead of refusing to start.
+    munged --force --log-file="$LOGS/munged.log"
 fi
 
 # This host as Slurm sees it (CPUs, RealMemory), minus a little memory for the daemons.
@@ -69,8 +71,8 @@ StateSaveLocation=$STATE/ctld
 SlurmdSpoolDir=$STATE/d
 SlurmctldPidFile=$STATE/slurmctld.pid
 SlurmdPidFile=$STATE/slurmd.pid
-SlurmctldLogFile=/var/log/rocetune-slurm/slurmctld.log
-SlurmdLogFile=/var/log/rocetune-slurm/slurmd.log
+SlurmctldLogFile=$LOGS/slurmctld.log
+SlurmdLogFile=$LOGS/slurmd.log
 SlurmctldTimeout=30
 SlurmdTimeout=30
 InactiveLimit=0
@@ -93,5 +95,5 @@ for _ in $(seq "$WAIT"); do
     sleep 1
 done
 echo "slurm-up: $node not idle after ${WAIT}s (state: ${state:-none}); logs:" >&2
-tail -n 20 /var/log/rocetune-slurm/slurmctld.log /var/log/rocetune-slurm/slurmd.log >&2 || true
+tail -n 20 "$LOGS"/*.log >&2 || true
 exit 1

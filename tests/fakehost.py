@@ -32,7 +32,7 @@ TOOLS = (
     "mlxconfig",
 )
 
-_BODY = '''#!{python}
+_BODY = """#!{python}
 import os, re, sys
 SNAPSHOT = {snapshot!r}
 words = [os.path.basename(sys.argv[0]), *sys.argv[1:]]
@@ -45,7 +45,7 @@ for ext in (".txt", ".json"):
         sys.exit(0)
 sys.stderr.write(words[0] + ": no such device (fake tool: no " + stem + " in the fixture)\\n")
 sys.exit(1)
-'''
+"""
 
 
 def install(bin_dir: Path, snapshot: Path, tools: tuple[str, ...] = TOOLS) -> Path:

@@ -24,9 +24,10 @@ from rocetune.errors import RocetuneError
 from rocetune.inventory import Inventory, load_inventory
 from rocetune.model import AuditResult
 from rocetune.session import Session
+from rocetune.shard import Shard
 from rocetune.suppress import Policy, apply_to_result
 from rocetune.verify.live import plan_hosts
-from rocetune.verify.plan import Endpoint, PairMode, Plan, Settings, build_plan
+from rocetune.verify.plan import Endpoint, PairMode, Plan, Settings, build_plan, choose_pairs
 from rocetune.verify.results import pair_results
 from rocetune.verify.runner import PlanRunner, RunOptions, Verification
 
@@ -39,12 +40,20 @@ def verify_plan(
     options: dict[str, RuleOptions] | None = None,
     *,
     collector: Callable[[Inventory], Mapping[str, Path | str]] | None = None,
+    shard: Shard | None = None,
 ) -> tuple[AuditResult, Inventory, Plan]:
-    """Audit ``inventory`` (no policy yet) and plan the perftest rounds between its hosts."""
+    """Audit ``inventory`` (no policy yet) and plan the perftest rounds between its hosts.
+
+    ``shard``: only the pairs whose client host belongs to it (rocetune.shard); the shards
+    of one fabric together run every pair once.
+    """
     inv = load_inventory(inventory)
     base = audit_inventory(inv, selection, options, collector=collector)
     base.inventory = str(inventory)
     addresses = {d.name: d.host for d in inv.devices.values() if d.host is not None}
+    if shard is not None:
+        chosen = choose_pairs(base.fabric, pairs) if isinstance(pairs, str) else list(pairs)
+        pairs = [(a, b) for a, b in chosen if shard.owns(a.host)]
     return base, inv, build_plan(base.fabric, pairs, addresses, settings)
 
 

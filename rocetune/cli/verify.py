@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from rocetune import inputs
-from rocetune.cli.collect import collect_options, live_collector, options_from
+from rocetune.cli.collect import collect_options, live_collector, options_from, shard_option
 from rocetune.cli.common import common_options, emit, run_guarded
 from rocetune.cli.settings import settings_from
 
@@ -82,11 +82,13 @@ def dry_run_text(plan: Plan) -> str:
     help="Seconds before a client is stopped (more than --duration).",
 )
 @click.option("--dry-run", is_flag=True, help="Print the commands per round; connect to nothing.")
+@shard_option
 @common_options
 @collect_options
 def verify(
     inventory: Path,
     *,
+    shard: str | None,
     pairs: str,
     tests: str,
     duration: int,
@@ -106,12 +108,19 @@ def verify(
 
     def job() -> int:
         from rocetune import api
+        from rocetune.shard import parse_shard
 
         settings = settings_from(opts)
         verify_settings = _settings(tests, duration)
+        part = parse_shard(shard) if shard is not None else None
         if dry_run:
             _, _, plan = api.verify_plan(
-                inventory, _pairs(pairs), verify_settings, settings.selection, settings.options
+                inventory,
+                _pairs(pairs),
+                verify_settings,
+                settings.selection,
+                settings.options,
+                shard=part,
             )
             click.echo(dry_run_text(plan), nl=False)
             return 0
@@ -127,6 +136,7 @@ def verify(
                 settings.selection,
                 settings.options,
                 collector=collector,
+                shard=part,
             )
         for end, why in plan.skipped:
             click.echo(f"rocetune: skipped {end}: {why}", err=True)

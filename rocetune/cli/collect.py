@@ -139,9 +139,17 @@ def report_failures(outcomes: dict[str, Outcome]) -> None:
 
 
 def run_collect(
-    inv: Inventory, out_dir: Path, names: list[str], opts: dict[str, Any]
+    inv: Inventory,
+    out_dir: Path,
+    names: list[str],
+    opts: dict[str, Any],
+    *,
+    lock_name: str | None = None,
 ) -> dict[str, Outcome]:
-    """Collect ``names`` with progress on stderr; list failures at the end."""
+    """Collect ``names`` with progress on stderr; list failures at the end.
+
+    ``lock_name``: the lock file in ``out_dir`` (a shard locks its own, so the shards of one
+    fabric write their disjoint device directories into one directory at the same time)."""
     from rocetune.collect import collect
     from rocetune.collect.progress import progress_for
 
@@ -157,7 +165,7 @@ def run_collect(
         options.trust.check()  # a fabric-wide configuration error creates no directory
     except CollectError as exc:
         raise CollectConfigError(exc.detail) from None
-    lock = DirectoryLock(out_dir)
+    lock = DirectoryLock(out_dir) if lock_name is None else DirectoryLock(out_dir, lock_name)
     lock.acquire()  # before connecting: a second run, a read-only or missing dir fail now
     try:
         outcomes = collect(inv, out_dir, names, options=options, progress=progress_for())
@@ -339,14 +347,17 @@ def collect_cmd(
 
         inv = load_inventory(inventory)
         names = _select(inv, devices)
+        lock_name = None
         if shard is not None:
             from rocetune.shard import parse_shard
 
-            names = parse_shard(shard).select(names)
+            part = parse_shard(shard)
+            names = part.select(names)
+            lock_name = f".rocetune.shard-{part.index}-of-{part.count}.lock"
         if not names:
             click.echo("rocetune: error: no device matches --device/--shard", err=True)
             return EXIT_INPUT
-        outcomes = run_collect(inv, out_dir, names, opts)
+        outcomes = run_collect(inv, out_dir, names, opts, lock_name=lock_name)
         return EXIT_NOT_COLLECTED if any(not o.ok for o in outcomes.values()) else 0
 
     sys.exit(run_guarded(job))

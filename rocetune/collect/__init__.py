@@ -7,7 +7,8 @@ netmiko and exec-channel sessions), :mod:`.device` (one device's commands and fo
 redaction), :mod:`.redactors` (platform -> redaction rules in rocetune/platforms),
 :mod:`.writer` (atomic snapshot directories), :mod:`.reasons` (failure classification),
 :mod:`.job` (one device: retries, snapshot), :mod:`.pool` (threads and processes),
-:mod:`.runner` (inventory -> jobs -> outcomes), :mod:`.progress` (stderr progress).
+:mod:`.runner` (inventory -> jobs -> outcomes), :mod:`.progress` (stderr progress),
+:mod:`.local` (host-local collection: the same jobs over local processes, no SSH).
 """
 
 from __future__ import annotations

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import re
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -69,3 +71,21 @@ def test_collect_bad_shard_exit_2(tmp_path: object) -> None:
     got = CliRunner().invoke(cli, ["collect", str(LAB), "-o", str(tmp_path), "--shard", "5/2"])
     assert got.exit_code == 2
     assert "--shard" in got.output
+
+
+def test_a_shard_locks_only_itself(tmp_path: Path) -> None:
+    inv = tmp_path / "inv.yaml"
+    inv.write_text("devices:\n  leaf1: {platform: sonic}\n  leaf2: {platform: sonic}\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    other = json.dumps({"pid": 1, "host": "another-node", "user": "x"})
+    (out / ".rocetune.lock").write_text(other)  # an unsharded run elsewhere
+    args = ["collect", str(inv), "-o", str(out), "--insecure-host-keys", "--shard", "0/1"]
+    runner = CliRunner()
+    got = runner.invoke(cli, args)
+    assert got.exit_code == 3, got.output  # ran: the devices have no host: (not collected)
+    assert "no host" in got.output
+    (out / ".rocetune.shard-0-of-1.lock").write_text(other)
+    busy = runner.invoke(cli, args)
+    assert busy.exit_code == 2
+    assert "in use" in busy.output

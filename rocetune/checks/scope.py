@@ -6,8 +6,9 @@ A port is in the lossless domain when
    names, globs such as ``swp*`` or ranges such as ``swp1-32`` / ``Ethernet0-124``); when
    declared, that list is the whole domain; otherwise
 2. the device has links (declared or from LLDP): it is a link end; otherwise (a lone config)
-3. the config gives lossless evidence on it (PFC enabled in any direction, DSCP trust, an
-   ECN profile or a lossless priority-group buffer bound), or its lossless state is not
+3. the config gives lossless evidence on it (PFC enabled in any direction, an ECN profile
+   or a lossless priority-group buffer bound; DSCP trust too, but only on a device where
+   some port has such evidence: trust is a default on many switches), or its state is not
    known from the snapshot: PFC unknown, or a line bound to the port that touches PFC,
    trust, the DSCP map, ECN or buffers was not understood (unread is not absent: the rules
    then say what they could not read or verify rather than pass).
@@ -71,15 +72,24 @@ def port_matches(name: str, pattern: str) -> bool:
     return False
 
 
-def has_lossless_evidence(port: Port) -> bool:
+def has_lossless_evidence(port: Port, *, device_lossless: bool = True) -> bool:
     """True when the config shows lossless RoCE intent on ``port``.
 
-    Evidence: PFC on some priority (rx or tx), DSCP trust, an ECN profile on a queue, or a
-    lossless (XOFF) priority-group buffer profile.
+    Strong evidence: PFC on some priority (rx or tx), an ECN profile on a queue, or a
+    lossless (XOFF) priority-group buffer profile. DSCP trust alone is weak evidence: many
+    switches trust DSCP by default on every routed port (EOS prints ``qos trust dscp`` in
+    ``show running-config all``; SONiC binds its DSCP map to lossy ports too), so it counts
+    only when the device has a lossless domain at all (``device_lossless``: some port with
+    strong evidence). A port that trusts DSCP on such a switch and lacks PFC is then a
+    RoCE port with a fault, not a port outside the domain.
     """
-    if port.pfc_rx or port.pfc_tx:
+    if _strong_evidence(port):
         return True
-    if port.trust in _DSCP_TRUST:
+    return device_lossless and port.trust in _DSCP_TRUST
+
+
+def _strong_evidence(port: Port) -> bool:
+    if port.pfc_rx or port.pfc_tx:
         return True
     if port.ecn:
         return True
@@ -125,10 +135,12 @@ def roce_scope(device: Device, links: Sequence[Link] = ()) -> RoceScope:
         outside = tuple(p for p in up if p.name not in linked)
         return RoceScope(roce, outside, down, "links")
     unread = _unread_ports(device)
+    lossless = any(_strong_evidence(p) for p in up)
     roce_list: list[Port] = []
     outside_list: list[Port] = []
     for port in up:
-        if has_lossless_evidence(port) or not lossless_state_known(port) or port.name in unread:
+        evidence = has_lossless_evidence(port, device_lossless=lossless)
+        if evidence or not lossless_state_known(port) or port.name in unread:
             roce_list.append(port)
         else:
             outside_list.append(port)

@@ -42,9 +42,18 @@ def scored() -> tuple[dict[str, score.Totals], score.Totals, list[score.FileResu
 
 
 GATE_REASON = (
-    "issue 11 acceptance gate: parser/rule fixes of 'Real-world truth I/II' are landing in "
-    "parallel; the thresholds stay at the full target in gate.toml (lead decides at integration)"
+    "issue 11 acceptance gate not met yet (recall 84.3 %, 9 violations at the end of the "
+    "session that built it); the thresholds stay at the full target in gate.toml and the "
+    "strict [floor] test below guards against regressions"
 )
+
+
+def test_floor_no_regression(scored: tuple[dict[str, score.Totals], score.Totals, list]) -> None:
+    """Strict: the set never scores below the level reached (gate.toml [floor])."""
+    floor = score.tomllib.loads((score.HERE / "gate.toml").read_text())["floor"]
+    _, total, _ = scored
+    assert total.recall() >= floor["min_recall"], f"recall {total.recall():.1%}"
+    assert total.violations <= floor["max_violations"], total.violations
 
 
 @pytest.mark.xfail(strict=False, reason=GATE_REASON)

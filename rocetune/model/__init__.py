@@ -2,6 +2,7 @@
 
 from rocetune.model.base import Model
 from rocetune.model.device import (
+    QOS_FEATURES,
     BufferPool,
     BufferProfile,
     Device,
@@ -44,6 +45,7 @@ from rocetune.model.verify import (
 )
 
 __all__ = [
+    "QOS_FEATURES",
     "AuditResult",
     "BandwidthRow",
     "BufferPool",

@@ -38,6 +38,17 @@ Feature = Literal[
 absence there when an :class:`Unparsed` item touches that feature (they say RT000 "could
 not verify" instead). ``ports`` = which ports exist (breakout, chassis keys)."""
 
+QOS_FEATURES: tuple[Feature, ...] = (
+    "trust",
+    "dscp_map",
+    "pfc",
+    "watchdog",
+    "ecn",
+    "scheduler",
+    "buffers",
+)
+"""The features a QoS line may touch when nothing narrower is known."""
+
 
 class Unparsed(Model):
     """A QoS-relevant input item the parser did not understand (reported as RT001)."""

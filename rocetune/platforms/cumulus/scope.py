@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from rocetune.model.device import QOS_FEATURES as ALL_QOS_FEATURES
 from rocetune.model.device import Feature
 from rocetune.platforms.cumulus import values
 
@@ -36,15 +37,7 @@ QOS_FEATURES: dict[str, tuple[Feature, ...]] = {
     "shared-headroom-pool": ("buffers",),
 }
 """``qos <object>`` -> the facts it feeds."""
-_ALL_QOS: tuple[Feature, ...] = (
-    "trust",
-    "dscp_map",
-    "pfc",
-    "watchdog",
-    "ecn",
-    "scheduler",
-    "buffers",
-)
+_ALL_QOS: tuple[Feature, ...] = ALL_QOS_FEATURES
 _LINK_FEATURES: dict[str, tuple[Feature, ...]] = {
     "mtu": ("mtu",),
     "speed": ("speed",),

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from rocetune.model import Unparsed
-from rocetune.model.device import Feature
+from rocetune.model.device import QOS_FEATURES, Feature
 from rocetune.platforms.cumulus.commands_text import PROMPT
 from rocetune.platforms.cumulus.scope import keyword_features, line_ports
 
@@ -38,16 +38,7 @@ _NCLU_QOS = re.compile(
     re.IGNORECASE,
 )
 _MAX_LINES = 20_000
-_ALL_FEATURES: tuple[Feature, ...] = (
-    "trust",
-    "dscp_map",
-    "pfc",
-    "watchdog",
-    "ecn",
-    "scheduler",
-    "buffers",
-    "mtu",
-)
+_ALL_FEATURES: tuple[Feature, ...] = (*QOS_FEATURES, "mtu")
 _MAX_ITEM = 200
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from rocetune.model import AuditResult
+    from rocetune.report.text import TextOptions
 
 FORMATS: dict[str, str] = {
     "text": "rocetune.report.text",
@@ -29,12 +30,20 @@ class Reporter(Protocol):
         ...
 
 
-def render(fmt: str, result: AuditResult, colour: bool = False) -> str:
-    """Render ``result`` with the reporter registered for ``fmt``."""
+def render(
+    fmt: str, result: AuditResult, colour: bool = False, text: TextOptions | None = None
+) -> str:
+    """Render ``result`` with the reporter registered for ``fmt`` (``text``: the text
+    report's layout options, ignored by the other formats)."""
     from rocetune.report.safe_text import neutralise_result
 
+    safe = neutralise_result(result)
+    if fmt == "text" and text is not None:
+        from rocetune.report.text import render as render_text
+
+        return render_text(safe, colour=colour, options=text)
     module = importlib.import_module(FORMATS[fmt])
-    body: str = module.render(neutralise_result(result), colour=colour)
+    body: str = module.render(safe, colour=colour)
     return body
 
 

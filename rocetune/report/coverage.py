@@ -95,7 +95,7 @@ def merge_items(text: str) -> str:
             listed.append(port)
     out = [f"{what} ({', '.join(where)})" if where else what for what, where in ports.items()]
     if more is not None:
-        out.append(f"{more} item(s)")
+        out.append(f"{more} not listed")
     return "; ".join(out)
 
 

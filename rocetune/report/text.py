@@ -168,15 +168,19 @@ def statistics(findings: list[Finding]) -> list[str]:
     )
     rows = sorted(seen.items(), key=lambda kv: (-kv[1], kv[0][0], kv[0][1]))
     width = max((len(str(n)) for _, n in rows), default=1)
-    return [f"{n:>{width}}  {code}  [{sev}]  {name}" for (code, sev, name), n in rows]
+    return [f"{n:>{width}}  {code}  {'[' + sev + ']':<9}  {name}" for (code, sev, name), n in rows]
 
 
 def _counts(findings: list[Finding]) -> str:
     n = dict.fromkeys(Severity, 0)
     for f in findings:
         n[f.severity] += 1
-    parts = [f"{n[s]} {s.value}" for s in (Severity.ERROR, Severity.WARNING, Severity.INFO)]
-    return ", ".join(p for p in parts if not p.startswith("0 "))
+    parts = [
+        f"{n[s]} {s.value}" if s is Severity.INFO else _plural(n[s], s.value)
+        for s in (Severity.ERROR, Severity.WARNING, Severity.INFO)
+        if n[s]
+    ]
+    return ", ".join(parts)
 
 
 def _coverage(items: list[CoverageNote], colour: bool, width: int | None) -> list[str]:

@@ -221,7 +221,7 @@ def summary_line(result: AuditResult) -> str:
     s = counts(result.findings)
     checked = sum(1 for st in result.devices.values() if st.status == "ok")
     total = len(result.devices)
-    head = f"{_plural(s['error'], 'error')}, {_plural(s['warning'], 'warning')}, {s['info']} info"
+    head = f"{s['error']} error(s), {s['warning']} warning(s), {s['info']} info"
     return f"{head} in {checked} of {total} device(s) checked."
 
 

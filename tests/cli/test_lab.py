@@ -232,7 +232,7 @@ def test_text_output_groups_by_device() -> None:
     assert "\x1b[" not in res.out  # no colour when not a TTY
     summary = [line for line in res.out.splitlines() if "device(s) checked" in line]
     assert summary == [
-        "32 errors, 24 warnings, 1 info in 10 of 10 device(s) checked."
+        "32 error(s), 24 warning(s), 1 info in 10 of 10 device(s) checked."
         " Coverage: 16 rules not checked on 7 devices."
     ]
     assert res.out.splitlines()[-3] == (

@@ -66,7 +66,7 @@ def test_findings_most_severe_first_then_coverage_then_summary() -> None:
     ]
     assert "RT000" not in out.split("Coverage:")[0]  # not in the findings stream
     assert (
-        "2 errors, 1 warning, 1 info in 2 of 2 device(s) checked."
+        "2 error(s), 1 warning(s), 1 info in 2 of 2 device(s) checked."
         " Coverage: 2 rules not checked on 2 devices." in lines
     )
     assert "Next: run `rocetune plan inv.yaml` to see the fixes." in lines
@@ -103,7 +103,7 @@ def test_statistics_count_per_rule_without_coverage() -> None:
         "1  RT709  [info]     lldp-app-tlv",
     ]
     assert lines[3] == ""
-    assert lines[4].startswith("2 errors, 1 warning, 1 info")
+    assert lines[4].startswith("2 error(s), 1 warning(s), 1 info")
     quiet = _text(TextOptions(statistics=True, quiet=True)).splitlines()
     assert quiet == lines[:3]
 
@@ -119,7 +119,7 @@ def test_quiet_grouped_prints_findings_only() -> None:
 def test_clean_run_says_so() -> None:
     out = _text(findings=[RT208])
     assert out.splitlines()[-2:] == [
-        "0 errors, 0 warnings, 0 info in 2 of 2 device(s) checked."
+        "0 error(s), 0 warning(s), 0 info in 2 of 2 device(s) checked."
         " Coverage: 1 rule not checked on 1 device.",
         "Next: collect the missing data to check the rules listed under Coverage.",
     ]

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from rocetune.model import AuditResult
-    from rocetune.report.text import TextOptions
 
 FORMATS: dict[str, str] = {
     "text": "rocetune.report.text",
@@ -30,19 +29,17 @@ class Reporter(Protocol):
         ...
 
 
-def render(
-    fmt: str, result: AuditResult, colour: bool = False, text: TextOptions | None = None
-) -> str:
-    """Render ``result`` with the reporter registered for ``fmt`` (``text``: the text
-    report's layout options, ignored by the other formats)."""
+def render(fmt: str, result: AuditResult, colour: bool = False, text: object = None) -> str:
+    """Render ``result`` with the reporter registered for ``fmt``; ``text`` is the text
+    report's layout (a :class:`rocetune.report.text.TextOptions`), ignored by other formats.
+    (Loaded by name: the text module imports this package, so no import edge back to it.)"""
     from rocetune.report.safe_text import neutralise_result
 
     safe = neutralise_result(result)
-    if fmt == "text" and text is not None:
-        from rocetune.report.text import render as render_text
-
-        return render_text(safe, colour=colour, options=text)
     module = importlib.import_module(FORMATS[fmt])
+    if fmt == "text" and text is not None:
+        shown: str = module.render(safe, colour=colour, options=text)
+        return shown
     body: str = module.render(safe, colour=colour)
     return body
 

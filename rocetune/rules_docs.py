@@ -7,6 +7,7 @@ checkout (or an editable install) has them at ``<repo>/rules``. Reporters use th
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from dataclasses import dataclass, field
@@ -47,9 +48,28 @@ class RuleDoc:
         return self.sections.get("How to fix", "")
 
 
+DOCS_URL_ENV = "ROCETUNE_DOCS_URL"
+"""Environment variable with a rule-doc address pattern, ``{code}`` replaced by the rule code
+(e.g. an internal mirror: ``https://git.example.com/rocetune/rules/{code}.md``)."""
+
+
 def doc_url(code: str) -> str:
-    """Web address of a rule's doc in the repository."""
+    """Web address of a rule's doc: ``$ROCETUNE_DOCS_URL`` with ``{code}`` filled in when set,
+    else the doc in the repository."""
+    pattern = os.environ.get(DOCS_URL_ENV, "")
+    if "{code}" in pattern:
+        return pattern.replace("{code}", code)
     return f"{REPOSITORY_URL}/blob/main/rules/{code}.md"
+
+
+def docs_file(name: str) -> Traversable | None:
+    """A shipped file of ``docs/`` (sources.md, roce-knowledge.md): installed data first
+    (``rocetune/_data/docs``), then the source checkout; None when neither has it."""
+    installed = resources.files("rocetune").joinpath("_data").joinpath("docs").joinpath(name)
+    if installed.is_file():
+        return installed
+    checkout = Path(__file__).resolve().parent.parent / "docs" / name
+    return checkout if checkout.is_file() else None
 
 
 def rules_dir() -> Traversable | None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import click
 
@@ -19,6 +19,7 @@ from rocetune.report import FORMATS
 if TYPE_CHECKING:
     from rocetune.config import Settings
     from rocetune.model import AuditResult, Intent
+    from rocetune.report.text import TextOptions
 
 EXIT_INPUT = 2
 EXIT_SIGINT = 130
@@ -92,10 +93,79 @@ def common_options(func: F) -> F:
             help="Write the report to this file instead of standard output.",
         ),
         *CONFIG_OPTIONS,
+        *OUTPUT_OPTIONS,
     ]
     for deco in reversed(decorators):
         func = deco(func)
     return func
+
+
+COLOR_OPTION = click.option(
+    "--color",
+    "color",
+    type=click.Choice(["auto", "always", "never"]),
+    default="auto",
+    show_default=True,
+    help="Colour the text output: auto = on a terminal unless NO_COLOR is set"
+    " (FORCE_COLOR forces it).",
+)
+
+OUTPUT_OPTIONS: list[Callable[[Any], Any]] = [
+    click.option(
+        "--output-format",
+        "text_style",
+        type=click.Choice(["grouped", "concise"]),
+        default="grouped",
+        show_default=True,
+        help="Text layout: grouped by device, or concise (one line per finding, like ruff).",
+    ),
+    click.option(
+        "--statistics",
+        is_flag=True,
+        help="Text: print the number of findings per rule code instead of the findings.",
+    ),
+    click.option(
+        "-q",
+        "--quiet",
+        is_flag=True,
+        help="Text: print the findings only (no coverage, no summary).",
+    ),
+    click.option(
+        "--exit-zero",
+        is_flag=True,
+        help="Exit 0 even when findings are reported (input errors still exit 2, devices not"
+        " collected 3).",
+    ),
+    COLOR_OPTION,
+]
+"""Text-output options of the checking commands (added by ``common_options``)."""
+
+
+def use_colour(choice: str, tty: bool, env: Mapping[str, str] | None = None) -> bool:
+    """Whether to colour: ``--color always|never`` wins; else a non-empty ``NO_COLOR``
+    disables it (no-color.org), a non-empty ``FORCE_COLOR`` forces it, else a terminal."""
+    env = os.environ if env is None else env
+    if choice in ("always", "never"):
+        return choice == "always"
+    if env.get("NO_COLOR"):
+        return False
+    if env.get("FORCE_COLOR"):
+        return True
+    return tty
+
+
+def text_width(tty: bool, env: Mapping[str, str] | None = None) -> int | None:
+    """Wrapping width of the text report: the terminal's on a terminal (or ``COLUMNS`` when
+    set), none when writing to a pipe or file (one line per message, grep-friendly)."""
+    import shutil
+
+    env = os.environ if env is None else env
+    columns = env.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    if not tty:
+        return None
+    return shutil.get_terminal_size((100, 24)).columns
 
 
 def selection_from(opts: dict[str, Any]) -> Selection:
@@ -114,16 +184,37 @@ def emit(result: AuditResult, opts: dict[str, Any], settings: Settings | None = 
     for err in result.errors:
         click.echo(f"rocetune: error: {err}", err=True)
     output: Path | None = opts["output"]
-    colour = opts["fmt"] == "text" and output is None and sys.stdout.isatty()
-    body = render(opts["fmt"], result, colour=colour)
+    tty = output is None and sys.stdout.isatty()
+    text = text_options(opts, tty)
+    colour = opts["fmt"] == "text" and use_colour(opts.get("color") or "auto", tty)
+    body = render(opts["fmt"], result, colour=colour, text=text)
     if output is None:
-        click.echo(body, nl=False)
+        click.echo(body, nl=False, color=colour)
     else:
         from rocetune.outputs import write_atomic
 
         write_atomic(output, body)
     fail_on = settings.fail_on if settings else Severity(opts["fail_on"] or "error")
-    return result.exit_code(fail_on)
+    code = result.exit_code(fail_on)
+    return 0 if code == 1 and opts.get("exit_zero") else code
+
+
+def text_options(opts: dict[str, Any], tty: bool) -> TextOptions:
+    """The text layout chosen by --output-format, --statistics and -q; ``--statistics`` and
+    ``--output-format concise`` only apply to ``--format text`` (a usage error otherwise)."""
+    from rocetune.errors import ConfigError
+    from rocetune.report.text import TextOptions
+
+    statistics = bool(opts.get("statistics"))
+    style: Literal["grouped", "concise"] = (
+        "concise" if opts.get("text_style") == "concise" else "grouped"
+    )
+    if opts["fmt"] != "text" and (statistics or style != "grouped"):
+        flag = "--statistics" if statistics else "--output-format"
+        raise ConfigError(f"{flag} applies to --format text only")
+    return TextOptions(
+        style=style, statistics=statistics, quiet=bool(opts.get("quiet")), width=text_width(tty)
+    )
 
 
 def run_guarded(job: Callable[[], int]) -> int:
@@ -154,4 +245,14 @@ def load_intent(path: Path) -> Intent:
     return load_intent_file(path)
 
 
-__all__ = ["EXIT_INPUT", "common_options", "emit", "load_intent", "run_guarded", "selection_from"]
+__all__ = [
+    "COLOR_OPTION",
+    "EXIT_INPUT",
+    "common_options",
+    "emit",
+    "load_intent",
+    "run_guarded",
+    "selection_from",
+    "text_width",
+    "use_colour",
+]

@@ -29,12 +29,18 @@ class Reporter(Protocol):
         ...
 
 
-def render(fmt: str, result: AuditResult, colour: bool = False) -> str:
-    """Render ``result`` with the reporter registered for ``fmt``."""
+def render(fmt: str, result: AuditResult, colour: bool = False, text: object = None) -> str:
+    """Render ``result`` with the reporter registered for ``fmt``; ``text`` is the text
+    report's layout (a :class:`rocetune.report.text.TextOptions`), ignored by other formats.
+    (Loaded by name: the text module imports this package, so no import edge back to it.)"""
     from rocetune.report.safe_text import neutralise_result
 
+    safe = neutralise_result(result)
     module = importlib.import_module(FORMATS[fmt])
-    body: str = module.render(neutralise_result(result), colour=colour)
+    if fmt == "text" and text is not None:
+        shown: str = module.render(safe, colour=colour, options=text)
+        return shown
+    body: str = module.render(safe, colour=colour)
     return body
 
 

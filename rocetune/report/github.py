@@ -6,7 +6,8 @@ report annotates the most severe findings only: at most :data:`CAPS` per level (
 10 warnings, 9 notices, leaving room for the summary notice), 29 lines plus the summary,
 well under the per-job limit when another step annotates too. When findings are left out, a
 last line says how many: ``::notice title=rocetune::N more findings not annotated; ...``.
-Upload the SARIF report (``--format sarif``) for the complete list.
+Upload the SARIF report (``--format sarif``) for the complete list. Coverage notes (RT000,
+"could not run" / "could not verify") are not findings and are not annotated.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from rocetune.model import Finding, Severity
 from rocetune.report import display_path
+from rocetune.report.coverage import real_findings
 
 if TYPE_CHECKING:
     from rocetune.model import AuditResult
@@ -82,9 +84,10 @@ def render(result: AuditResult, colour: bool = False) -> str:
     lines = [
         command("error", f"rocetune: {err}", title="rocetune input error") for err in result.errors
     ]
-    chosen = pick(result.findings)
+    findings = real_findings(result.findings)
+    chosen = pick(findings)
     lines += [annotation(f) for f in chosen]
-    rest = len(result.findings) - len(chosen)
+    rest = len(findings) - len(chosen)
     if rest:
         msg = f"{rest} more findings not annotated; see the SARIF/text report"
         lines.append(command("notice", msg, title="rocetune"))

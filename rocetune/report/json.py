@@ -1,4 +1,9 @@
-"""JSON report, schema version 1 (documented in README.md, "JSON output")."""
+"""JSON report, schema version 1 (documented in README.md, "JSON output").
+
+Coverage notes (RT000) stay in ``findings`` and ``summary`` as schema version 1 defined
+them, and are also listed apart in ``coverage`` (added, not changed: existing consumers
+keep working; new ones read findings without RT000 and coverage from ``coverage``).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from rocetune.report import display_path
+from rocetune.report.coverage import notes
 
 if TYPE_CHECKING:
     from rocetune.model import AuditResult
@@ -37,11 +43,13 @@ def to_data(result: AuditResult) -> dict[str, Any]:
         name: {"platform": st.platform, "status": st.status, "error": st.error}
         for name, st in sorted(result.devices.items())
     }
+    coverage = [n.to_data(display_path(n.file)) for n in notes(result.findings)]
     data: dict[str, Any] = {
         "version": SCHEMA_VERSION,
         "findings": findings,
         "devices": devices,
         "summary": result.summary(),
+        "coverage": coverage,
     }
     if result.verify is not None:  # only `rocetune verify` reports carry it
         data["verify"] = [row.to_data() for row in result.verify]

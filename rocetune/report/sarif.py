@@ -6,6 +6,10 @@
   a finding without a file of its own points at its device's snapshot, else at the
   inventory, and always carries a logical location ``device/port`` (or ``device/link``).
 - ``partialFingerprints["rocetune/v1"]`` is :func:`rocetune.fingerprint.fingerprints`.
+- Coverage notes (RT000: rules that could not run, lines not understood) are not results:
+  they are ``invocations[0].toolExecutionNotifications`` (level ``note``, descriptor and
+  associated rule RT000, with the device's location); ``run.properties.summary`` counts the
+  results only and ``run.properties.coverage`` the notes.
 - GitHub keeps at most 25,000 results per run: beyond that the most severe are kept and
   ``run.properties`` plus a tool notification say how many were left out.
 """
@@ -20,6 +24,7 @@ from rocetune import __version__
 from rocetune.fingerprint import FINGERPRINT_KEY, fingerprints
 from rocetune.model import Finding, Severity
 from rocetune.report import display_path
+from rocetune.report.coverage import counts, coverage_findings, headline, note, notes, real_findings
 from rocetune.rules_docs import REPOSITORY_URL, doc_url, load_docs
 
 if TYPE_CHECKING:
@@ -155,7 +160,21 @@ def keep_most_severe(findings: list[Finding], limit: int) -> list[int]:
     return sorted(order[:limit])
 
 
-def _invocation(result: AuditResult, dropped: int, total: int) -> dict[str, Any]:
+def _coverage_notification(f: Finding, result: AuditResult, base: Path) -> dict[str, Any]:
+    """An RT000 note as a tool notification: what could not be checked, and where."""
+    return {
+        "level": "note",
+        "message": {"text": _message(f)},
+        "descriptor": {"id": f.code},
+        "associatedRule": {"id": f.code},
+        "locations": [_location(f, result, base)],
+        "properties": {"rules": list(note(f).rules), "kind": note(f).kind},
+    }
+
+
+def _invocation(
+    result: AuditResult, dropped: int, total: int, base: Path | None = None
+) -> dict[str, Any]:
     notes: list[dict[str, Any]] = []
     if dropped:
         text = (
@@ -169,6 +188,10 @@ def _invocation(result: AuditResult, dropped: int, total: int) -> dict[str, Any]
         notes.append(
             {"level": "error", "message": {"text": str(err)}, "descriptor": {"id": "input-error"}}
         )
+    if base is not None:
+        notes += [
+            _coverage_notification(f, result, base) for f in coverage_findings(result.findings)
+        ]
     inv: dict[str, Any] = {"executionSuccessful": not result.errors}
     if notes:
         inv["toolExecutionNotifications"] = notes
@@ -184,13 +207,15 @@ def to_sarif(
     base = (base or Path.cwd()).resolve()
     rules = all_rules()
     index = {r.meta.code: i for i, r in enumerate(rules)}
-    prints = fingerprints(result.findings)
-    kept = keep_most_severe(result.findings, max_results)
-    total = len(result.findings)
-    results = [_result(result.findings[i], prints[i], index, result, base) for i in kept]
+    findings = real_findings(result.findings)
+    prints = fingerprints(findings)
+    kept = keep_most_severe(findings, max_results)
+    total = len(findings)
+    results = [_result(findings[i], prints[i], index, result, base) for i in kept]
+    covered = coverage_findings(result.findings)
     run: dict[str, Any] = {
         "tool": {"driver": driver(rules)},
-        "invocations": [_invocation(result, total - len(kept), total)],
+        "invocations": [_invocation(result, total - len(kept), total, base)],
         "originalUriBaseIds": {SRCROOT: {"uri": base.as_uri().rstrip("/") + "/"}},
         "results": results,
         "columnKind": "unicodeCodePoints",
@@ -198,7 +223,8 @@ def to_sarif(
             "truncated": len(kept) < total,
             "totalResults": total,
             "reportedResults": len(kept),
-            "summary": result.summary(),
+            "summary": counts(findings),
+            "coverage": {"notes": len(covered), "text": headline(notes(covered))},
         },
     }
     return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}

@@ -161,8 +161,12 @@ def test_host_link_faults_name_both_ends() -> None:
 
 def test_json_shape() -> None:
     data = audit_json()
-    assert list(data) == ["version", "findings", "devices", "summary"]
+    assert list(data) == ["version", "findings", "devices", "summary", "coverage"]
     assert data["version"] == 1
+    rt000 = [f for f in data["findings"] if f["code"] == "RT000"]
+    assert len(data["coverage"]) == len(rt000)
+    assert {c["message"] for c in data["coverage"]} == {f["message"] for f in rt000}
+    assert all(set(c["rules"]) and c["kind"] == "missing-data" for c in data["coverage"])
     for f in data["findings"]:
         assert list(f) == FINDING_KEYS
         assert f["severity"] in {"error", "warning", "info"}
@@ -216,13 +220,24 @@ def test_findings_point_at_config_lines() -> None:
 def test_text_output_groups_by_device() -> None:
     res = run_cli("audit", LAB)
     assert res.code == 1
-    headers = {line.split("  ")[0] for line in res.out.splitlines() if line[:1].isalpha()}
+    findings, _, coverage = res.out.partition("\nCoverage: ")
+    headers = {line.split("  ")[0] for line in findings.splitlines() if line[:1].isalpha()}
     with_findings = {f"{d} ({p})" for d, p in DEVICES.items() if d != "gpu01"}  # gpu01 is clean
     assert headers == {*with_findings, "links", "fabric"}
-    assert "RT501 headroom-sufficient" in res.out
-    assert "147355 B" in res.out  # the computation is shown (400G, 100 m, MTU 9214)
+    assert "RT501 headroom-sufficient" in findings
+    assert "147355 B" in findings  # the computation is shown (400G, 100 m, MTU 9214)
+    assert "RT000" not in findings  # coverage is apart
+    assert coverage.startswith("16 rules not checked on 7 devices\n")
+    assert "  leaf3\n    not checked: RT208 pfc-oper-state: " in coverage
     assert "\x1b[" not in res.out  # no colour when not a TTY
-    assert res.out.rstrip().endswith("in 10 of 10 device(s) checked.")
+    summary = [line for line in res.out.splitlines() if "device(s) checked" in line]
+    assert summary == [
+        "32 error(s), 24 warning(s), 1 info in 10 of 10 device(s) checked."
+        " Coverage: 16 rules not checked on 7 devices."
+    ]
+    assert res.out.splitlines()[-3] == (
+        "Next: run `rocetune plan inventories/lab/inventory.yaml` to see the fixes."
+    )
 
 
 def test_select_ignore_and_fail_on() -> None:

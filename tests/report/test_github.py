@@ -31,13 +31,14 @@ def test_one_annotation_per_finding_by_severity() -> None:
         ),
         finding("RT207", "warning", device="spine1", message="forward"),
         finding("RT000", "info", device="leaf3", message="could not run"),
+        finding("RT709", "info", device="leaf3", message="no app TLV"),
     ]
     lines = render("github", result(findings)).splitlines()
-    assert lines == [
+    assert lines == [  # RT000 is coverage, not a finding: never annotated
         "::error file=configs/leaf%2C1.json,line=220,title=RT201 pfc-on-lossless::"
         "leaf1 Ethernet8: PFC off: 100%25 lossy%0Aobserved: rx {} tx {}; expected: {3}",
         "::warning title=RT207 pfc-watchdog-action::spine1: forward",
-        "::notice title=RT000 missing-data::leaf3: could not run",
+        "::notice title=RT709 lldp-app-tlv::leaf3: no app TLV",
     ]
 
 

@@ -103,7 +103,7 @@ def test_missing_data_groups_are_told_apart_by_the_rules_that_could_not_run() ->
 
 
 def test_duplicate_findings_get_distinct_fingerprints() -> None:
-    twice = [finding("RT000", "info", device="leaf1", observed="not in snapshot")] * 2
+    twice = [finding("RT201", device="leaf1", port="Ethernet0", observed="rx {} tx {}")] * 2
     log = to_sarif(result(twice))
     prints = [r["partialFingerprints"][FINGERPRINT_KEY] for r in log["runs"][0]["results"]]
     assert prints[1] == prints[0] + ":2"
@@ -186,3 +186,20 @@ def test_rules_are_read_at_render_time(monkeypatch: pytest.MonkeyPatch) -> None:
     assert new["shortDescription"]["text"] == "a rule added after the reporter was written"
     assert new["fullDescription"]["text"] == new["shortDescription"]["text"]  # no doc yet
     assert new["defaultConfiguration"]["level"] == "warning"
+
+
+def test_coverage_notes_are_notifications_not_results(lab_log: dict[str, Any]) -> None:
+    run = lab_log["runs"][0]
+    assert all(r["ruleId"] != "RT000" for r in run["results"])
+    notes = run["invocations"][0]["toolExecutionNotifications"]
+    coverage = [n for n in notes if n["descriptor"]["id"] == "RT000"]
+    assert coverage
+    assert {n["level"] for n in coverage} == {"note"}
+    pfc = [n for n in coverage if n["message"]["text"].startswith("leaf1: RT208 pfc-oper-state")]
+    assert len(pfc) == 1
+    assert pfc[0]["properties"] == {"rules": ["RT208"], "kind": "missing-data"}
+    assert pfc[0]["locations"][0]["logicalLocations"][0]["fullyQualifiedName"] == "leaf1"
+    props = run["properties"]
+    assert props["totalResults"] == len(run["results"])
+    assert sum(props["summary"].values()) == len(run["results"])
+    assert props["coverage"]["notes"] == len(coverage)

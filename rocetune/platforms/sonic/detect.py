@@ -60,7 +60,7 @@ _NAMESPACE = re.compile(r"localhost|asic\d+")
 _PROMPT = re.compile(
     r"^\s*(?:[\w.-]+@[\w.-]+(?::[^$#\s]*)?\s*[$#]|[$#]|[\w.-]+[#>])\s*(?P<rest>.*)$"
 )
-"""A shell prompt (``admin@sonic:~$``, ``root@sw:/home/admin#``, a bare ``$`` or ``#``)."""
+"""A shell prompt (``admin@sonic:~$``, ``root@sw:~#``, a bare ``$`` or ``#``)."""
 _CAPTURE = re.compile(
     r"^(?:sudo\s+)?(?:show\s+runningconfiguration\b|sonic-cfggen\b|redis-dump\b|cat\b"
     r"|sonic-db-dump\b|config\s+save\b|ip\s+netns\s+exec\b|docker\s+exec\b|jq\b)"

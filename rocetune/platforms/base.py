@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from rocetune.model import Device
+    from rocetune.platforms.transaction import Transaction, TxContext
     from rocetune.snapshot import Command, Snapshot
 
 
@@ -59,6 +60,11 @@ class PlatformDriver(Protocol):
         """Parse a snapshot into a device; raise ParseError(file, line) on unreadable input."""
         ...
 
+    def transaction(self, context: TxContext) -> Transaction | None:
+        """The apply driver for one device (:mod:`rocetune.platforms.transaction`), or None
+        when ``rocetune apply`` does not support the platform yet."""
+        ...
+
 
 class SwitchCommands:
     """Commands of a switch platform: a fixed list, known up front, no follow-ups.
@@ -77,3 +83,8 @@ class SwitchCommands:
         """None: every command is known up front."""
         del snapshot
         return ()
+
+    def transaction(self, context: TxContext) -> Transaction | None:
+        """None until the platform package provides an apply driver (override it)."""
+        del context
+        return None

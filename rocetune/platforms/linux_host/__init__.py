@@ -37,6 +37,7 @@ from rocetune.platforms.linux_host import commands
 from rocetune.platforms.linux_host.followups import followup_commands
 from rocetune.platforms.linux_host.parse import parse_snapshot
 from rocetune.platforms.linux_host.sniff import sniff
+from rocetune.platforms.transaction import Transaction, TxContext
 from rocetune.snapshot import Command, Snapshot
 
 __all__ = ["LinuxHostDriver"]
@@ -64,3 +65,8 @@ class LinuxHostDriver:
     def parse(self, snapshot: Snapshot, name: str, role: str | None) -> ParseResult:
         """Parse a host snapshot; odd input becomes Unparsed items, never an exception."""
         return parse_snapshot(snapshot, name, role)
+
+    def transaction(self, context: TxContext) -> Transaction | None:
+        """None until the host apply driver lands."""
+        del context
+        return None

@@ -58,6 +58,8 @@ class DeviceSpec:
     (batched exec commands fail with exit 127)."""
     hostile_on: str | None = None
     flood_mib: int = 80
+    engine: dict[str, Any] | None = None
+    """A stateful engine serving this device (``{"kind": ..., options}``; tests/lab/engines)."""
 
     @classmethod
     def from_json(cls, name: str, data: dict[str, Any]) -> DeviceSpec:

@@ -34,6 +34,8 @@ from typing import Any, TextIO
 import asyncssh
 
 from tests.lab.devices import Answers, DeviceSpec
+from tests.lab.engines import make_engine
+from tests.lab.engines.base import Engine, Reply
 from tests.lab.perftest import Perftest
 
 PAGE_LINES = 24
@@ -51,6 +53,11 @@ class Lab:
             name: DeviceSpec.from_json(name, data) for name, data in config["devices"].items()
         }
         self.answers = {name: Answers(spec) for name, spec in self.devices.items()}
+        self.engines: dict[str, Engine] = {
+            name: make_engine(name, spec.engine)
+            for name, spec in self.devices.items()
+            if spec.engine is not None
+        }
         self.sessions: dict[str, int] = dict.fromkeys(self.devices, 0)
         self.perftest = Perftest(config.get("perftest_record"))
         record = config.get("record")
@@ -86,6 +93,7 @@ class DeviceSession(asyncssh.SSHServerSession):  # type: ignore[misc]
         self.task: asyncio.Task[None] | None = None
         self.last = ""
         self.closed = False
+        self.engine = lab.engines.get(spec.name)
 
     # --- asyncssh callbacks --------------------------------------------------------------
     def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
@@ -121,10 +129,31 @@ class DeviceSession(asyncssh.SSHServerSession):  # type: ignore[misc]
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
+        if self.engine is not None:
+            self.engine.connection_lost(self.number)
         if self.task is not None:
             self.task.cancel()
 
     # --- behaviour -----------------------------------------------------------------------
+    @property
+    def prompt(self) -> str:
+        """The prompt now: the engine's (CLI modes) or the profile's."""
+        if self.engine is not None:
+            own = self.engine.prompt(self.number)
+            if own is not None:
+                return own
+        return self.spec.prompt
+
+    async def _engine(self, command: str) -> Reply | None:
+        """The engine's answer to ``command`` (after its delay), or None."""
+        if self.engine is None:
+            return None
+        self.engine.tick()
+        reply = self.engine.handle(self.number, command)
+        if reply is not None and reply.delay_s > 0:
+            await asyncio.sleep(reply.delay_s)
+        return reply
+
     def _write(self, text: str) -> None:
         if self.chan is not None and not self.closed:
             self.chan.write(text)
@@ -167,6 +196,16 @@ class DeviceSession(asyncssh.SSHServerSession):  # type: ignore[misc]
             return
         self.lab.log(self.spec.name, self.number, command)
         await self._delay(command)
+        reply = await self._engine(command)
+        if reply is not None:
+            if reply.disconnect:
+                self.chan.write(reply.text[: len(reply.text) // 2])
+                self.conn.abort()
+                return
+            self.chan.write(reply.text)
+            self.chan.write_stderr(reply.stderr)
+            self.chan.exit(reply.exit_status)
+            return
         dynamic = await self.lab.perftest.answer(self.spec, self.answers, command)
         if dynamic is not None:
             self.chan.write(dynamic[0])
@@ -198,6 +237,15 @@ class DeviceSession(asyncssh.SSHServerSession):  # type: ignore[misc]
                     return
                 self.chan.write(f"\n{marker} 0 \n")
                 continue
+            reply = await self._engine(command)
+            if reply is not None:
+                if reply.disconnect:
+                    self.chan.write(reply.text[: len(reply.text) // 2])
+                    self.conn.abort()
+                    return
+                line = (reply.stderr.splitlines() or [""])[0]
+                self.chan.write(f"{reply.text}\n{marker} {reply.exit_status} {line}\n")
+                continue
             dynamic = await self.lab.perftest.answer(self.spec, self.answers, command)
             if dynamic is not None:
                 line = (dynamic[1].splitlines() or [""])[0]
@@ -223,7 +271,7 @@ class DeviceSession(asyncssh.SSHServerSession):  # type: ignore[misc]
         return ch
 
     async def _run_shell(self) -> None:
-        self._write(self.spec.profile.banner + self.spec.prompt)
+        self._write(self.spec.profile.banner + self.prompt)
         line = ""
         while not self.closed:
             ch = await self._next_char()
@@ -237,7 +285,7 @@ class DeviceSession(asyncssh.SSHServerSession):  # type: ignore[misc]
                 line = ""
             elif ch == "\x03":
                 line = ""
-                self._write("^C\r\n" + self.spec.prompt)
+                self._write("^C\r\n" + self.prompt)
             else:
                 if self.spec.echo == "device":
                     self._write(ch)
@@ -245,11 +293,24 @@ class DeviceSession(asyncssh.SSHServerSession):  # type: ignore[misc]
 
     async def _handle(self, command: str) -> None:
         if not command:
-            self._write(self.spec.prompt)
+            self._write(self.prompt)
             return
         self.lab.log(self.spec.name, self.number, command)
         await self._delay(command)
         if self.closed:
+            return
+        reply = await self._engine(command)
+        if self.closed:
+            return
+        if reply is not None:
+            text = _terminal(reply.text)
+            if reply.disconnect:
+                self._write(text[: len(text) // 2])
+                self.closed = True
+                self.conn.abort()
+                return
+            await self._page(text)
+            self._write(self.prompt)
             return
         profile = self.spec.profile
         if command in ("exit", "logout", "quit"):
@@ -261,25 +322,22 @@ class DeviceSession(asyncssh.SSHServerSession):  # type: ignore[misc]
             ack = profile.term_cmds[command]
             if command in profile.paging_off:
                 self.paging = False
-            self._write((ack + "\r\n" if ack else "") + self.spec.prompt)
+            self._write((ack + "\r\n" if ack else "") + self.prompt)
             return
         if await self._hostile(command):
-            self._write("\r\n" + self.spec.prompt)
+            self._write("\r\n" + self.prompt)
             return
         text = self.answers.get(command)
         if text is None:
             text = self.answers.unknown_text(command)
-        text = text.replace("\r\n", "\n")
-        if text and not text.endswith("\n"):
-            text += "\n"
-        text = text.replace("\n", "\r\n")
+        text = _terminal(text)
         if command == self.spec.disconnect_on:
             self._write(text[: len(text) // 2])
             self.closed = True
             self.conn.abort()
             return
         await self._page(text)
-        self._write(self.spec.prompt)
+        self._write(self.prompt)
 
     async def _page(self, text: str) -> None:
         if not self.paging:
@@ -330,6 +388,22 @@ class DeviceServer(asyncssh.SSHServer):  # type: ignore[misc]
     def session_requested(self) -> DeviceSession:
         assert self.conn is not None
         return DeviceSession(self.lab, self.spec, self.conn, self.number)
+
+
+def _terminal(text: str) -> str:
+    """``text`` with CRLF line ends and a final line end (as a terminal shows it)."""
+    text = text.replace("\r\n", "\n")
+    if text and not text.endswith("\n"):
+        text += "\n"
+    return text.replace("\n", "\r\n")
+
+
+async def _tick(lab: Lab) -> None:
+    """Fire engine timers every 50 ms, also while no command arrives."""
+    while True:
+        for engine in lab.engines.values():
+            engine.tick()
+        await asyncio.sleep(0.05)
 
 
 _MARKER = re.compile(r"printf '\\n%s %s %s\\n' '(__RT_[0-9a-f]+)'")
@@ -397,11 +471,14 @@ async def serve(config: dict[str, Any], out: TextIO) -> None:
     host_key = key.export_public_key("openssh").decode().strip()
     out.write(json.dumps({"pid": os.getpid(), "host_key": host_key, "devices": ports}) + "\n")
     out.flush()
+    ticker = asyncio.ensure_future(_tick(lab)) if lab.engines else None
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
+    if ticker is not None:
+        ticker.cancel()
 
 
 def main(argv: list[str] | None = None) -> None:

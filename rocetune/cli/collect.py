@@ -240,7 +240,10 @@ def live_collector(
         holder["dir"] = save_to
         scope = nullcontext()
     else:
-        tmp = tempfile.TemporaryDirectory(prefix="rocetune-collect-")
+        # A signal can stop the run while collector threads still write here: cleaning up
+        # must not replace the KeyboardInterrupt with "Directory not empty" (that turned a
+        # Ctrl-C into an internal error and a hang on the still-running threads).
+        tmp = tempfile.TemporaryDirectory(prefix="rocetune-collect-", ignore_cleanup_errors=True)
         holder["dir"] = Path(tmp.name)
         scope = tmp
 

@@ -151,8 +151,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-worst", action="store_true")
     args = parser.parse_args(argv)
     sizes = [int(p) for p in args.ports.split(",")]
-    head = f"{'input':<36} {'config':>10} {'peak':>10} {'pk/cfg':>8} {'kept/pt':>8} {'parse':>8} {'rss':>8}"
-    print(head)
+    names = ("config", "peak", "pk/cfg", "kept/pt", "parse", "rss")
+    widths = (10, 10, 8, 8, 8, 8)
+    print(f"{'input':<36} " + " ".join(f"{n:>{w}}" for n, w in zip(names, widths, strict=True)))
     with tempfile.TemporaryDirectory(prefix="rocetune-mem-") as tmp:
         directory = Path(tmp)
         for platform in ("sonic", "cumulus"):

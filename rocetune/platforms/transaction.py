@@ -11,8 +11,9 @@ Each method runs commands through a :class:`rocetune.session.Session` (the same 
 collection uses) and raises :class:`TransactionError` when the device refuses a step. The
 driver never decides policy (windows, waves, gates); :mod:`rocetune.apply` does.
 
-What each platform uses to arm a device-side timer is in ``docs/apply.md`` with its source;
-where a behaviour is not confirmed by a vendor document the driver says so in a comment.
+What each platform uses to arm a device-side timer is documented in its driver module with
+its source; where a behaviour is not confirmed by a vendor document the driver says so in a
+comment.
 """
 
 from __future__ import annotations

@@ -1,3 +1,3 @@
 """rocetune: keep lossless RoCE v2 fabrics lossless."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

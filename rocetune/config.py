@@ -12,6 +12,8 @@ Keys (the same in both files)::
     ignore = ["RT203"]               # removes from it
     fail-on = "warning"              # error (default) | warning | info
     baseline = "rocetune-baseline.json"   # relative to this file; --baseline overrides
+    include = ["*.json", "*.yaml"]   # lint/diff of directories: only these files (globs)
+    exclude = ["inventory.yaml"]     # ...and never these (added to the built-in list)
 
     [rules.RT705]                    # a rule code or name
     severity = "error"               # replaces the rule's severity in every finding
@@ -77,6 +79,8 @@ class RocetuneConfig(_Config):
     ignore: tuple[str, ...] = ()
     fail_on: Severity | None = Field(default=None, alias="fail-on")
     baseline: str | None = None
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
     rules: dict[str, RuleConfig] = Field(default_factory=dict)
     ignores: tuple[Suppression, ...] = ()
 
@@ -232,6 +236,8 @@ class CliFlags:
     profile: str | None = None
     fail_on: Severity | None = None
     baseline: Path | None = None
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -243,6 +249,10 @@ class Settings:
     policy: Policy
     fail_on: Severity
     config_path: Path | None = None
+    include: tuple[str, ...] = ()
+    """Globs: in directories given to lint/diff, only matching files (rocetune.discover)."""
+    exclude: tuple[str, ...] = ()
+    """Globs skipped in directories, besides rocetune.discover.DEFAULT_EXCLUDE."""
 
 
 def resolve(loaded: LoadedConfig, flags: CliFlags) -> Settings:
@@ -273,4 +283,6 @@ def resolve(loaded: LoadedConfig, flags: CliFlags) -> Settings:
         policy=policy,
         fail_on=flags.fail_on or conf.fail_on or Severity.ERROR,
         config_path=loaded.path,
+        include=flags.include or conf.include,
+        exclude=tuple(dict.fromkeys((*conf.exclude, *flags.exclude))),
     )

@@ -18,15 +18,16 @@ from typing import Any
 
 from rocetune import inputs
 from rocetune.api import AuditResult, audit, lint
+from rocetune.checks.base import RuleOptions
+from rocetune.discover import discover
 from rocetune.engine import Selection
 from rocetune.errors import RocetuneError
 from rocetune.fingerprint import fingerprint, fingerprints
 from rocetune.model import Finding, Intent, Severity
-from rocetune.snapshot import META_FILE
 from rocetune.statediff import Change, compare_fabrics
+from rocetune.suppress import Policy
 
 SCHEMA_VERSION = 1
-_SKIPPED_SUFFIXES = (".md", ".rst")
 
 
 @dataclass
@@ -61,41 +62,34 @@ def is_inventory(path: Path) -> bool:
     return isinstance(data, dict) and "devices" in data
 
 
-def expand(paths: Sequence[Path]) -> list[Path]:
-    """Config files and snapshot directories of a side.
+@dataclass(frozen=True)
+class SideOptions:
+    """How both sides are read and checked (from the config file and the flags)."""
 
-    A directory with ``meta.json`` is one snapshot; any other directory stands for its
-    entries: every non-hidden file (``*.md``/``*.rst`` skipped) and every sub-directory
-    that is a snapshot, in name order.
-    """
-    out: list[Path] = []
-    for path in paths:
-        if not path.is_dir() or (path / META_FILE).is_file():
-            out.append(path)
-            continue
-        for entry in sorted(path.iterdir()):
-            if entry.name.startswith(".") or entry.suffix.lower() in _SKIPPED_SUFFIXES:
-                continue
-            if entry.is_file() or (entry / META_FILE).is_file():
-                out.append(entry)
-    return out
+    selection: Selection = dataclasses.field(default_factory=Selection)
+    options: dict[str, RuleOptions] = dataclasses.field(default_factory=dict)
+    policy: Policy | None = None
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
 
 
 def load_side(
     paths: Sequence[Path],
-    selection: Selection,
+    how: SideOptions,
     intent: Intent | None = None,
     platform: str | None = None,
 ) -> AuditResult:
-    """Audit an inventory, or lint config files / snapshot directories (one side)."""
+    """Audit an inventory, or lint config files / snapshot directories (one side).
+
+    Directories are searched recursively as ``lint`` does (:mod:`rocetune.discover`)."""
     if not paths:
         raise RocetuneError("a diff side needs at least one path")
     if len(paths) == 1 and is_inventory(paths[0]):
-        return audit(paths[0], selection)
-    files = expand(paths)
+        return audit(paths[0], how.selection, how.options, policy=how.policy)
+    files = discover(paths, how.include, how.exclude)
     if not files:
         raise RocetuneError(f"no config files in {', '.join(map(str, paths))}")
-    return lint(files, platform, intent, selection)
+    return lint(files, platform, intent, how.selection, how.options, policy=how.policy)
 
 
 def _rename(result: AuditResult, old: str, new: str) -> AuditResult:
@@ -156,14 +150,16 @@ def diff_results(base: AuditResult, head: AuditResult) -> DiffResult:
 def diff(
     base: Sequence[Path],
     head: Sequence[Path],
-    selection: Selection | None = None,
+    how: SideOptions | Selection | None = None,
     intent: Intent | None = None,
     platform: str | None = None,
 ) -> DiffResult:
-    """Load both sides (see :func:`load_side`) and compare them."""
-    sel = selection or Selection()
+    """Load both sides (see :func:`load_side`) and compare them; ``how``: the selection,
+    rule options, policy and directory globs (a bare Selection: only that)."""
+    if not isinstance(how, SideOptions):
+        how = SideOptions(selection=how or Selection())
     return diff_results(
-        load_side(base, sel, intent, platform), load_side(head, sel, intent, platform)
+        load_side(base, how, intent, platform), load_side(head, how, intent, platform)
     )
 
 
@@ -246,3 +242,38 @@ def render_text(result: DiffResult) -> str:
     from rocetune.report.safe_text import neutralise
 
     return neutralise("\n".join(out) + "\n")
+
+
+def render_markdown(result: DiffResult) -> str:
+    """The diff as GitHub-flavoured Markdown (a job summary or a pull-request comment)."""
+    from rocetune.report.markdown import code, finding_rows
+    from rocetune.report.safe_text import neutralise
+
+    s = summary(result)
+    new_errors = sum(1 for f in result.new if f.severity is Severity.ERROR)
+    verdict = "❌" if new_errors else "✅"
+    out = [
+        f"{verdict} **rocetune diff**: {s['new']} new finding(s) ({new_errors} error(s)), "
+        f"{s['fixed']} fixed, {s['unchanged']} unchanged; {s['changes']} configuration "
+        "change(s)",
+        "",
+    ]
+    for title, items in (
+        ("New in this change", result.new),
+        ("Fixed by this change", result.fixed),
+    ):
+        if items:
+            out += [f"### {title} ({len(items)})", "", *finding_rows(items), ""]
+    if result.changes:
+        out += [
+            f"<details><summary>Configuration changes ({len(result.changes)})</summary>",
+            "",
+        ]
+        out += [f"- {code(str(c))}" for c in result.changes]
+        out += ["", "</details>", ""]
+    unchecked = _unchecked(result)
+    if unchecked:
+        out += ["**Devices not checked:**", ""]
+        out += [f"- {code(line.strip())}" for line in unchecked[1:] if line.strip()]
+        out.append("")
+    return neutralise("\n".join(out).rstrip("\n") + "\n")

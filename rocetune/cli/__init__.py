@@ -23,7 +23,7 @@ from rocetune.cli.diff import diff as diff_cmd
 from rocetune.cli.explain import explain as explain_cmd
 from rocetune.cli.plan import plan as plan_cmd
 from rocetune.cli.render import render as render_cmd
-from rocetune.cli.settings import settings_from
+from rocetune.cli.settings import DISCOVERY_OPTIONS, settings_from
 from rocetune.cli.verify import verify as verify_cmd
 from rocetune.platforms import KNOWN_PLATFORMS
 
@@ -95,6 +95,9 @@ def audit(
     type=click.Path(dir_okay=False, path_type=Path),
     help="YAML file with the intent (an inventory's `intent:` is used when present).",
 )
+@DISCOVERY_OPTIONS[0]
+@DISCOVERY_OPTIONS[1]
+@DISCOVERY_OPTIONS[2]
 @common_options
 def lint(
     files: tuple[Path, ...], platform: str | None, intent_file: Path | None, **opts: Any
@@ -103,15 +106,27 @@ def lint(
     lists, EOS and NX-OS running-configs, Linux host outputs (mlnx_qos, show_gids, ...).
 
     Each file is one device, named after the hostname in it (else the file name). Files are
-    checked against the default intent unless --intent is given.
+    checked against the default intent unless --intent is given. A directory with
+    meta.json is one snapshot; any other directory is searched recursively for config
+    files (hidden entries, documentation, images and templates skipped; --include and
+    --exclude globs, or the config's include/exclude, choose further).
     """
     from rocetune import api
+    from rocetune.discover import discover
 
     def job() -> int:
         intent = load_intent(intent_file) if intent_file else None
         settings = settings_from(opts)
+        force = bool(opts.get("force_exclude"))
+        found = discover(files, settings.include, settings.exclude, force=force)
+        if not found and force:
+            return 0  # every named file is excluded: nothing to lint (pre-commit)
+        if not found:
+            where = ", ".join(map(str, files))
+            click.echo(f"rocetune: error: no config files in {where}", err=True)
+            return 2
         result = api.lint(
-            list(files),
+            found,
             platform,
             intent,
             settings.selection,

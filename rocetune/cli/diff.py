@@ -9,7 +9,8 @@ from typing import Any
 
 import click
 
-from rocetune.cli.common import load_intent, run_guarded, selection_from
+from rocetune.cli.common import load_intent, run_guarded
+from rocetune.cli.settings import CONFIG_OPTIONS, DISCOVERY_OPTIONS, settings_from
 from rocetune.platforms import KNOWN_PLATFORMS
 
 _PATH = click.Path(exists=True, path_type=Path)
@@ -46,20 +47,30 @@ def _sides(
     help="YAML intent for config-file sides (inventory sides use their own).",
 )
 @click.option(
-    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "markdown"]),
+    default="text",
+    show_default=True,
+    help="markdown: for $GITHUB_STEP_SUMMARY or a pull-request comment.",
 )
 @click.option("--select", multiple=True, help="Rules to run (as for lint).")
 @click.option("--ignore", multiple=True, help="Rules to skip (as for lint).")
 @click.option(
     "--fail-on",
     type=click.Choice(["error", "warning", "info"]),
-    default="error",
-    show_default=True,
-    help="Exit 1 when HEAD adds a finding at or above this severity.",
+    default=None,
+    help="Exit 1 when HEAD adds a finding at or above this severity [default: the config's"
+    " fail-on, else error].",
 )
 @click.option(
     "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file."
 )
+@DISCOVERY_OPTIONS[0]
+@DISCOVERY_OPTIONS[1]
+@CONFIG_OPTIONS[0]
+@CONFIG_OPTIONS[1]
+@CONFIG_OPTIONS[2]
 def diff(
     paths: tuple[Path, ...],
     base: tuple[Path, ...],
@@ -72,12 +83,13 @@ def diff(
 
     Each side is an inventory, a snapshot directory, a config file or a directory of config
     files (`rocetune diff old/ new/`); for several files per side repeat --base/--head.
-    Devices are matched by name (hostname, else file name). Exit 1 only when HEAD adds a
-    finding at or above --fail-on; 2 on input errors.
+    Devices are matched by name (hostname, else file name). Directories are searched
+    recursively as for lint. The config file (rocetune.toml, --config) applies as for lint:
+    rule selection, options, severities, suppressions, fail-on, include/exclude. Exit 1
+    only when HEAD adds a finding at or above --fail-on; 2 on input errors.
     """
+    from rocetune.diff import SideOptions, render_markdown, render_text, to_data
     from rocetune.diff import diff as run_diff
-    from rocetune.diff import render_text, to_data
-    from rocetune.model import Severity
 
     sides = _sides(paths, base, head)
     if isinstance(sides, str):
@@ -85,12 +97,22 @@ def diff(
 
     def job() -> int:
         intent = load_intent(intent_file) if intent_file else None
-        result = run_diff(sides[0], sides[1], selection_from(opts), intent, platform)
+        settings = settings_from(opts)
+        how = SideOptions(
+            selection=settings.selection,
+            options=settings.options,
+            policy=settings.policy,
+            include=settings.include,
+            exclude=settings.exclude,
+        )
+        result = run_diff(sides[0], sides[1], how, intent, platform)
         for side, res in (("base", result.base), ("head", result.head)):
             for err in res.errors:
                 click.echo(f"rocetune: error: {side}: {err}", err=True)
         if opts["fmt"] == "json":
             body = json.dumps(to_data(result), indent=2, ensure_ascii=False) + "\n"
+        elif opts["fmt"] == "markdown":
+            body = render_markdown(result)
         else:
             body = render_text(result)
         output: Path | None = opts["output"]
@@ -100,7 +122,7 @@ def diff(
             from rocetune.outputs import write_atomic
 
             write_atomic(output, body)
-        return result.exit_code(Severity(opts["fail_on"]))
+        return result.exit_code(settings.fail_on)
 
     sys.exit(run_guarded(job))
 

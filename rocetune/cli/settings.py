@@ -57,6 +57,30 @@ CONFIG_OPTIONS: list[Callable[[Any], Any]] = [
 ]
 """Options every checking command gets (added by ``common_options``)."""
 
+DISCOVERY_OPTIONS: list[Callable[[Any], Any]] = [
+    click.option(
+        "--include",
+        multiple=True,
+        metavar="GLOB",
+        help="In directories: only files matching this glob (repeatable; replaces the"
+        " config's include).",
+    ),
+    click.option(
+        "--exclude",
+        multiple=True,
+        metavar="GLOB",
+        help="In directories: skip files and directories matching this glob (repeatable;"
+        " added to the config's exclude and the built-in list of non-config files).",
+    ),
+    click.option(
+        "--force-exclude",
+        is_flag=True,
+        help="Apply --include/--exclude (and the built-in list) to files named on the"
+        " command line too (for pre-commit and changed-file lists).",
+    ),
+]
+"""Options of the commands that walk directory trees (``lint``, ``diff``)."""
+
 
 def settings_from(opts: dict[str, Any]) -> Settings:
     """The effective settings of a run from the config file and the flags."""
@@ -71,6 +95,8 @@ def settings_from(opts: dict[str, Any]) -> Settings:
         profile=opts.get("profile"),
         fail_on=Severity(fail_on) if fail_on else None,
         baseline=None if opts.get("write_baseline") else opts.get("baseline"),
+        include=tuple(opts.get("include") or ()),
+        exclude=tuple(opts.get("exclude") or ()),
     )
     return resolve(loaded, flags)
 

@@ -17,6 +17,7 @@ FORMATS: dict[str, str] = {
     "junit": "rocetune.report.junit",
     "github": "rocetune.report.github",
     "html": "rocetune.report.html",
+    "markdown": "rocetune.report.markdown",
 }
 """Output format name -> module. Each module has ``render(result, colour=False) -> str``."""
 

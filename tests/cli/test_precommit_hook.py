@@ -38,7 +38,7 @@ def entry_argv(entry: str) -> list[str]:
 def test_hook_fields(hook: dict[str, Any]) -> None:
     assert hook["id"] == "rocetune"
     assert hook["name"]
-    assert hook["entry"] == "rocetune lint"
+    assert hook["entry"] == "rocetune lint --force-exclude"
     assert hook["language"] == "python"
     assert hook["pass_filenames"] is True
 

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from rocetune import api
-from rocetune.diff import DiffResult, diff, expand, is_inventory, match_findings, to_data
+from rocetune.diff import DiffResult, diff, is_inventory, match_findings, to_data
+from rocetune.discover import discover
 from rocetune.engine import Selection
 from rocetune.fingerprint import FINGERPRINT_KEY, fingerprint
 from rocetune.model import Finding, Severity
@@ -126,7 +127,7 @@ def test_inventory_side_against_itself_is_empty() -> None:
     assert same.exit_code() == 0
 
 
-def test_directory_sides_expand_to_config_files_and_snapshots(tmp_path: Path) -> None:
+def test_directory_sides_are_searched_for_config_files_and_snapshots(tmp_path: Path) -> None:
     (tmp_path / "README.md").write_text("notes\n")
     (tmp_path / ".hidden.json").write_text("{}\n")
     (tmp_path / "b.json").write_text("{}\n")
@@ -134,8 +135,9 @@ def test_directory_sides_expand_to_config_files_and_snapshots(tmp_path: Path) ->
     snap.mkdir()
     (snap / "meta.json").write_text("{}\n")
     (tmp_path / "other").mkdir()
-    assert expand([tmp_path]) == [tmp_path / "b.json", snap]
-    assert expand([snap]) == [snap]
+    (tmp_path / "other" / "c.yaml").write_text("x: 1\n")
+    assert discover([tmp_path]) == [tmp_path / "b.json", tmp_path / "other" / "c.yaml", snap]
+    assert discover([snap]) == [snap]
 
 
 def test_matching_counts_repeated_fingerprints() -> None:

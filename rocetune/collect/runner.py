@@ -34,8 +34,8 @@ class CollectConfigError(RocetuneError):
 class Progress(Protocol):
     """Receives per-device outcomes as they happen."""
 
-    def start(self, total: int) -> None:
-        """Collection of ``total`` devices starts."""
+    def start(self, total: int, names: Sequence[str] = ()) -> None:
+        """Collection of ``total`` devices (``names``) starts."""
 
     def done(self, outcome: Outcome) -> None:
         """One device is finished (collected or failed)."""
@@ -50,6 +50,10 @@ def _ssh_config(inv: Inventory, dev: ResolvedDevice) -> Path | None:
         return None
     path = Path(raw).expanduser()
     return path if path.is_absolute() else inv.path.parent / path
+
+
+class _NoCredentials(Exception):
+    """A device has no usable credentials (gathered, then reported once for the fabric)."""
 
 
 def _job(
@@ -72,7 +76,7 @@ def _job(
     try:
         cred = creds.resolve(dev.access)
     except CredentialError as exc:
-        return fail(str(exc))
+        raise _NoCredentials(str(exc)) from None
     device_type = dev.access.device_type or DEVICE_TYPES.get(dev.platform, "linux")
     use_exec = driver.kind == "host" and options.host_transport == "exec"
     use_exec = use_exec and dev.access.device_type is None
@@ -109,7 +113,12 @@ def plan(
     options: CollectOptions,
     creds: CredentialSource | None = None,
 ) -> tuple[list[Job], list[Outcome]]:
-    """Resolve devices to jobs; devices that cannot be tried become failed outcomes."""
+    """Resolve devices to jobs; devices that cannot be tried become failed outcomes.
+
+    Fabric-wide configuration errors stop the run once, before any connection
+    (:class:`CollectConfigError`, exit 2): a known_hosts file that does not exist, and
+    missing credentials (an unset variable is one line naming the devices that need it).
+    """
     try:
         options.trust.check()
     except CollectError as exc:
@@ -118,10 +127,23 @@ def plan(
     transports = _transports(options)
     jobs: list[Job] = []
     failed: list[Outcome] = []
+    missing: dict[str, list[str]] = {}
     for name in names:
-        item = _job(inv, inv.devices[name], creds, transports, options)
+        try:
+            item = _job(inv, inv.devices[name], creds, transports, options)
+        except _NoCredentials as exc:
+            missing.setdefault(str(exc), []).append(name)
+            continue
         (jobs if isinstance(item, Job) else failed).append(item)  # type: ignore[arg-type]
+    if missing:
+        raise CollectConfigError("; ".join(_grouped(why, who) for why, who in missing.items()))
     return jobs, failed
+
+
+def _grouped(why: str, devices: list[str], shown: int = 5) -> str:
+    names = ", ".join(devices[:shown])
+    more = f" and {len(devices) - shown} more" if len(devices) > shown else ""
+    return f"{why} (needed by {names}{more})"
 
 
 def collect(
@@ -141,7 +163,7 @@ def collect(
     stream = run_jobs(jobs, out_dir, options)  # forks now, before a progress thread starts
     outcomes: dict[str, Outcome] = {}
     if progress is not None:
-        progress.start(len(names))
+        progress.start(len(names), names)
     for outcome in chain(failed, stream):
         outcomes[outcome.name] = outcome
         if progress is not None:

@@ -197,6 +197,36 @@ def test_progress_lines_and_bar() -> None:
         assert ("collected leaf1 (sonic, 3 commands, 1 optional rejected" in text) != interactive
 
 
+def test_progress_names_the_outstanding_devices() -> None:
+    """Plain lines: after the quiet period, one line naming what is still running; the bar
+    shows the last few outstanding devices at its end."""
+    import io
+    import time
+
+    from rocetune.collect.job import Outcome
+    from rocetune.collect.progress import PlainProgress, RichProgress, waiting_for
+
+    assert waiting_for(["a", "b"]) == "a, b"
+    assert waiting_for([f"d{i}" for i in range(8)]) == "d0, d1, d2, d3, d4 and 3 more"
+    stream = io.StringIO()
+    plain = PlainProgress(stream, wait_note_s=0.2)
+    plain.start(3, ["leaf1", "leaf2", "h-slow"])
+    plain.done(Outcome("leaf1", "sonic", Path("x"), None, 0.1, 3, 0))
+    plain.done(Outcome("leaf2", "sonic", Path("x"), None, 0.1, 3, 0))
+    deadline = time.monotonic() + 5
+    while "waiting for" not in stream.getvalue() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    plain.finish()
+    assert "rocetune: waiting for 1 device(s): h-slow" in stream.getvalue()
+    bar = RichProgress(io.StringIO())
+    bar.start(5, ["a", "b", "c", "d", "e"])
+    assert bar._waiting() == ""
+    for name in ("a", "b"):
+        bar.done(Outcome(name, "sonic", Path("x"), None, 0.1, 3, 0))
+    assert bar._waiting() == "waiting: c, d, e"
+    bar.finish()
+
+
 def test_shell_batch_framing_with_a_real_sh() -> None:
     """The exec transport's batch script, run by /bin/sh: stdout, status, stderr line."""
     import shutil

@@ -38,6 +38,7 @@ from typing import ClassVar, Literal
 from rocetune.platforms.base import ParseResult, SwitchCommands
 from rocetune.platforms.cumulus import commands
 from rocetune.platforms.cumulus.parse import parse_snapshot
+from rocetune.platforms.transaction import Transaction, TxContext
 from rocetune.snapshot import Command, Snapshot
 
 __all__ = ["CumulusDriver"]
@@ -58,3 +59,9 @@ class CumulusDriver(SwitchCommands):
     def parse(self, snapshot: Snapshot, name: str, role: str | None) -> ParseResult:
         """Parse a snapshot into a switch; raise ParseError(file, line) on unreadable input."""
         return parse_snapshot(snapshot, name, role)
+
+    def transaction(self, context: TxContext) -> Transaction | None:
+        """The apply driver (:mod:`rocetune.platforms.cumulus.transaction`)."""
+        from rocetune.platforms.cumulus.transaction import CumulusTransaction
+
+        return CumulusTransaction(context)

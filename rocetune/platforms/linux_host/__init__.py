@@ -67,6 +67,7 @@ class LinuxHostDriver:
         return parse_snapshot(snapshot, name, role)
 
     def transaction(self, context: TxContext) -> Transaction | None:
-        """None until the host apply driver lands."""
-        del context
-        return None
+        """The apply driver (:mod:`rocetune.platforms.linux_host.transaction`)."""
+        from rocetune.platforms.linux_host.transaction import HostTransaction
+
+        return HostTransaction(context)

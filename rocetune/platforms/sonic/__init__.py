@@ -18,6 +18,7 @@ from rocetune.platforms.sonic.parse import parse_snapshot
 
 if TYPE_CHECKING:
     from rocetune.platforms.base import ParseResult
+    from rocetune.platforms.transaction import Transaction, TxContext
     from rocetune.snapshot import Command, Snapshot
 
 __all__ = ["SonicDriver"]
@@ -37,3 +38,9 @@ class SonicDriver(SwitchCommands):
     def parse(self, snapshot: Snapshot, name: str, role: str | None) -> ParseResult:
         """Parse a snapshot; only invalid JSON raises ParseError."""
         return parse_snapshot(snapshot, name, role)
+
+    def transaction(self, context: TxContext) -> Transaction | None:
+        """The apply driver (:mod:`rocetune.platforms.sonic.transaction`)."""
+        from rocetune.platforms.sonic.transaction import SonicTransaction
+
+        return SonicTransaction(context)

@@ -1,0 +1,96 @@
+"""Helpers of the Linux-based transaction drivers (SONiC, Cumulus NVUE, hosts).
+
+Everything a driver sends is validated first: names that become unit, file or checkpoint
+names match :data:`TAG`; no value carries a control character (a newline would make it two
+commands, and :func:`rocetune.collect.transport.check_command` refuses it anyway); files are
+written with ``printf '%s'`` of shell-quoted chunks (a heredoc needs newlines, which an
+interactive session cannot send as one command) and read back before use.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import shlex
+from collections.abc import Iterable, Sequence
+
+from rocetune.platforms.common.cli_errors import command_error
+from rocetune.platforms.transaction import Step, TransactionError
+from rocetune.session import Session
+
+TAG = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
+"""A name used as a checkpoint, systemd unit and file name (``rocetune-<run>-<device>``)."""
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+CHUNK = 900
+"""Characters of file content per ``printf`` command. A terminal in canonical mode takes at
+most 4095 characters per line (Linux N_TTY); quoting can double the length, so chunks stay
+well below that."""
+QUESTION = re.compile(r"(\[[yY]/[nN]\]|\(y/n\)|\[yes/no\]|continue\?)\s*$", re.I)
+"""An interactive question left unanswered at the end of an output."""
+
+
+def check_tag(tag: str) -> str:
+    """Return ``tag`` when it is a safe device-side name; TransactionError otherwise."""
+    if TAG.fullmatch(tag) is None:
+        raise TransactionError("precheck", f"unsafe run/device name for device objects: {tag!r}")
+    return tag
+
+
+def check_text(step: Step, text: str, what: str) -> str:
+    """Return ``text`` when it has no control characters; TransactionError otherwise."""
+    if _CONTROL.search(text):
+        raise TransactionError(step, f"{what} contains a control character: {text[:80]!r}")
+    return text
+
+
+def write_file(path: str, text: str) -> list[str]:
+    """Commands writing ``text`` (no control characters) to ``path``, chunk by chunk."""
+    chunks = [text[i : i + CHUNK] for i in range(0, len(text), CHUNK)] or [""]
+    out: list[str] = []
+    for n, chunk in enumerate(chunks):
+        redirect = ">" if n == 0 else ">>"
+        out.append(f"printf '%s' {shlex.quote(chunk)} {redirect} {shlex.quote(path)}")
+    return out
+
+
+def write_lines(path: str, lines: Sequence[str]) -> str:
+    """One command writing ``lines`` (each without control characters) to ``path``."""
+    args = " ".join(shlex.quote(line) for line in lines)
+    return f"printf '%s\\n' {args} > {shlex.quote(path)}"
+
+
+def run(
+    session: Session,
+    step: Step,
+    command: str,
+    platform: str,
+    *,
+    success: str | None = None,
+    failures: Iterable[str] = (),
+) -> str:
+    """Run ``command``; TransactionError when the device refused it.
+
+    Refused means: the session reported an error (exit status or CLI error line), one of the
+    ``failures`` phrases is in the output, an interactive question is left open, or the
+    ``success`` phrase the tool prints on success is missing (garbled or cut output counts
+    as a failure: a step is done only when the device says so).
+    """
+    try:
+        out = session.run(command)
+    except TransactionError:
+        raise
+    except Exception as exc:  # a broken session: the caller decides (device timer runs)
+        raise TransactionError(step, f"session lost during {command!r}: {exc}") from exc
+    text = out.text
+    error = out.error or command_error(platform, text)
+    if error is None:
+        error = next((f for f in failures if f in text), None)
+    if error is None and QUESTION.search(text.rstrip()):
+        error = f"interactive question left open: {text.strip().splitlines()[-1][:120]}"
+        with contextlib.suppress(Exception):  # answer "no": the step fails anyway
+            session.run("n")
+    if error is None and success is not None and success not in text:
+        error = f"no {success!r} in the output"
+    if error is not None:
+        raise TransactionError(step, f"device refused ({command}): {error}", text)
+    return text

@@ -47,11 +47,11 @@ from rocetune.session import Session
 
 PLATFORM = "linux_host"
 NIC = r"(?P<nic>[A-Za-z0-9_][A-Za-z0-9_.:@-]{0,14})"
-VEC = r"(?P<v>[0-9](?:,[0-9]){7})"
+VEC = r"[0-9](?:,[0-9]){7}"
 QOS = re.compile(
     rf"mlnx_qos -i {NIC} --(?:(?P<trust>trust) (?P<t>pcp|dscp)"
     rf"|(?P<map>dscp2prio) set,(?P<d>\d{{1,2}}),(?P<p>[0-7])"
-    rf"|(?P<pfc>pfc) {VEC}|(?P<buf>prio2buffer) {VEC})"
+    rf"|(?P<pfc>pfc) (?P<pv>{VEC})|(?P<buf>prio2buffer) (?P<bv>{VEC}))"
 )
 SYSFS = re.compile(
     rf"echo (?P<v>\d{{1,6}}) > (?P<path>/sys/class/net/{NIC}/ecn/roce_(?:np|rp)/"
@@ -103,8 +103,9 @@ def parse_line(text: str, step: Step = "stage") -> Line:
             if int(m["d"]) > 63:
                 raise TransactionError(step, f"DSCP out of range: {text!r}")
             return Line(text, ("dscp", nic, m["d"]), read, m["p"])
-        what = "pfc" if m["pfc"] else "buffer"
-        return Line(text, (what, nic), read, m["v"])
+        if m["pfc"]:
+            return Line(text, ("pfc", nic), read, m["pv"])
+        return Line(text, ("buffer", nic), read, m["bv"])
     if m := SYSFS.fullmatch(text):
         check_netdev(m["nic"])
         return Line(text, ("sysfs", m["path"]), f"cat {m['path']}", m["v"])

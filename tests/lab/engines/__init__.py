@@ -17,7 +17,11 @@ from typing import Any
 
 from tests.lab.engines.base import Engine
 
-ENGINES: dict[str, str] = {}
+ENGINES: dict[str, str] = {
+    "sonic": "tests.lab.engines.sonic:SonicEngine",
+    "cumulus": "tests.lab.engines.cumulus:CumulusEngine",
+    "linux_host": "tests.lab.engines.linux_host:HostEngine",
+}
 """Engine kind -> ``module:factory`` (the factory takes the device name and its spec dict)."""
 
 

@@ -82,9 +82,8 @@ def run(
     except Exception as exc:  # a broken session: the caller decides (device timer runs)
         raise TransactionError(step, f"session lost during {command!r}: {exc}") from exc
     text = out.text
-    error = out.error or command_error(platform, text)
-    if error is None:
-        error = next((f for f in failures if f in text), None)
+    said = [ln.strip() for ln in text.splitlines() if any(f in ln for f in failures)]
+    error = said[0][:200] if said else out.error or command_error(platform, text)
     if error is None and QUESTION.search(text.rstrip()):
         error = f"interactive question left open: {text.strip().splitlines()[-1][:120]}"
         with contextlib.suppress(Exception):  # answer "no": the step fails anyway

@@ -131,11 +131,16 @@ def _lines(changes: DeviceChanges | dict[str, object], step: Step) -> list[Line]
         for block in commands:
             for raw in str(block).splitlines():
                 line = raw.strip()
-                if line and not line.startswith("#"):
-                    try:
-                        out.append(parse_line(line, step))
-                    except ValueError as exc:
-                        raise TransactionError(step, str(exc)) from exc
+                if not line or line.startswith("#"):
+                    continue
+                try:
+                    parsed = parse_line(line, step)
+                except ValueError as exc:
+                    raise TransactionError(step, str(exc)) from exc
+                if parsed.firmware and change.get("disruptive") is False:
+                    msg = f"mlxconfig needs a reboot but the plan marks it hitless: {line!r}"
+                    raise TransactionError(step, msg)
+                out.append(parsed)
     return out
 
 

@@ -136,8 +136,9 @@ def changes(
     return DeviceChanges(device, KIND[device], items, rollback, flag)
 
 
-def transaction(device: str, run_id: str = "r1") -> Transaction:
+def transaction(device: str, run_id: str = "r1", platform: str | None = None) -> Transaction:
     """The platform driver's transaction for ``device``."""
-    tx = drivers()[KIND[device]].transaction(TxContext(run_id, device, "CHG-1"))
+    kind = platform or KIND[device]
+    tx = drivers()[kind].transaction(TxContext(run_id, device, "CHG-1"))
     assert tx is not None
     return tx

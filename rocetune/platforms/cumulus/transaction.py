@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import shlex
 from typing import Any, ClassVar
 
 from rocetune.platforms.common.txsafe import check_tag, check_text, run
@@ -86,6 +87,40 @@ class CumulusTransaction:
         self.revision_before: str | None = None
         """The revision applied before ours (what a rollback after confirm re-applies)."""
         self.staged = False
+        self.record = f".rocetune/{self.tag}.nvue.json"
+        """Revisions of this run kept on the box (login user's home), so a new driver instance
+        (recovery, ``--rollback RUN``) finds its revision: ``{"before", "known", "revision"}``."""
+
+    def _save_record(self, session: Session, step: Step) -> None:
+        data = {"before": self.revision_before, "known": sorted(self.known, key=_rev_key)}
+        if self.revision is not None:
+            data["revision"] = self.revision
+        text = json.dumps(data, sort_keys=True)
+        run(session, step, "mkdir -p .rocetune", PLATFORM)
+        run(session, step, f"printf '%s\\n' {shlex.quote(text)} > {self.record}", PLATFORM)
+
+    def _recall(self, session: Session, step: Step) -> None:
+        """Load this run's revisions from the box when this instance did not stage."""
+        if self.revision is not None or self.known:
+            return
+        probe = f"test -f {self.record} && cat {self.record} || echo '{{}}'"
+        try:
+            data = json.loads(run(session, step, probe, PLATFORM))
+        except ValueError:
+            return
+        if not isinstance(data, dict):
+            return
+        self.known = {str(r) for r in data.get("known", [])}
+        before, revision = data.get("before"), data.get("revision")
+        self.revision_before = str(before) if before is not None else None
+        self.revision = str(revision) if revision is not None else None
+        if self.revision is None and self.known:  # lost before the record was completed
+            ours = [
+                r
+                for r, i in self._revisions(session, step).items()
+                if r not in self.known and i.get("state") in ("confirm", *APPLIED)
+            ]
+            self.revision = max(ours, key=_rev_key) if ours else None
 
     def _revisions(self, session: Session, step: Step) -> dict[str, dict[str, Any]]:
         text = run(session, step, "nv config revision -o json", PLATFORM, failures=FAILURES[:1])
@@ -129,6 +164,7 @@ class CumulusTransaction:
         self.revision_before = max(applied, key=_rev_key) if applied else None
         if self._diff(session, "stage").strip():
             raise TransactionError("stage", "pending edits exist that are not this plan's")
+        self._save_record(session, "stage")
         for line in self.lines:
             run(session, "stage", line, PLATFORM, failures=FAILURES[:2])
         self.staged = True
@@ -158,9 +194,11 @@ class CumulusTransaction:
         if len(waiting) != 1:
             raise TransactionError("arm", f"expected one new revision waiting, found {waiting}")
         self.revision = waiting[0]
+        self._save_record(session, "arm")
 
     def pending(self, session: Session) -> Pending:
         """Armed while our revision waits in state ``confirm``."""
+        self._recall(session, "pending")
         revisions = self._revisions(session, "pending")
         armed = self.revision is not None and revisions.get(self.revision, {}).get("state") == (
             "confirm"
@@ -190,6 +228,7 @@ class CumulusTransaction:
 
     def rollback(self, session: Session) -> None:
         """Abort a waiting revision (``--confirm-no``), or re-apply the one before ours."""
+        self._recall(session, "rollback")
         revisions = self._revisions(session, "rollback")
         state = revisions.get(self.revision or "", {}).get("state") if self.revision else None
         if state == "confirm":

@@ -8,8 +8,8 @@ to take effect, reboot the system", NVIDIA MFT ``mlxconfig`` docs). So this driv
 - :meth:`stage` validates every line against a fixed grammar (the commands
   :mod:`rocetune.platforms.linux_host.remediate` writes), reads the *current* value of
   everything a line touches from the host itself (not from the plan's snapshot), and writes
-  a restore script with those values to ``/run/rocetune/<tag>.restore.sh`` (tmpfs: gone on
-  reboot, like the values it restores);
+  a restore script with those values to ``/var/lib/rocetune/<tag>.restore.sh`` (kept until
+  the run is rolled back, so a later ``--rollback RUN`` still has the captured values);
 - :meth:`arm` starts ``systemd-run --unit=<tag>-restore --on-active=<T>s /bin/sh <script>``
   *before* running the lines, so a lost session still restores on the box;
 - :meth:`confirm` stops the timer; :meth:`save` installs the applied lines as
@@ -63,6 +63,9 @@ FW = re.compile(
     r"(?P<v>[A-Za-z0-9_]{1,32})"
 )
 BOOT_DIR = "/etc/rocetune/boot.d"
+STATE_DIR = "/var/lib/rocetune"
+"""Restore scripts: persistent, so a new driver instance (recovery, ``--rollback RUN``) can
+restore the captured values even after a reboot."""
 BOOT_UNIT = "rocetune-boot.service"
 UNIT_FILE = (
     "[Unit]",
@@ -198,7 +201,10 @@ class HostTransaction:
         self.context = context
         self.tag = check_tag(context.tag)
         self.unit = f"{self.tag}-restore"
-        self.restore_file = f"/run/rocetune/{self.tag}.restore.sh"
+        self.restore_file = f"{STATE_DIR}/{self.tag}.restore.sh"
+        self.apply_file = f"{STATE_DIR}/{self.tag}.apply.sh"
+        """The validated lines of this run (what :meth:`save` persists, also from a new
+        instance)."""
         self.lines: list[Line] = []
         self.captured: dict[tuple[str, ...], str | None] = {}
         self.restore: list[str] = []
@@ -256,11 +262,13 @@ class HostTransaction:
         self.restore = restore
         for text in restore:  # the restore lines obey the same grammar
             parse_line(text, "stage")
-        run(session, "stage", "mkdir -p /run/rocetune", PLATFORM)
+        run(session, "stage", f"mkdir -p {STATE_DIR}", PLATFORM)
         run(session, "stage", write_lines(self.restore_file, ["#!/bin/sh", *restore]), PLATFORM)
         back = run(session, "stage", f"cat {self.restore_file}", PLATFORM)
         if back.splitlines() != ["#!/bin/sh", *restore]:
             raise TransactionError("stage", "the restore script on the host differs", back)
+        applied = [ln.text for ln in self.lines]
+        run(session, "stage", write_lines(self.apply_file, ["#!/bin/sh", *applied]), PLATFORM)
         self.staged = True
 
     def diff(self, session: Session) -> str:
@@ -313,18 +321,22 @@ class HostTransaction:
                 run(session, "rollback", text, PLATFORM)
         else:
             raise TransactionError("rollback", "no restore script on the host and no plan rollback")
-        run(session, "rollback", f"rm -f {BOOT_DIR}/*-{self.tag}.sh {self.restore_file}", PLATFORM)
+        rm = f"rm -f {BOOT_DIR}/*-{self.tag}.sh {self.restore_file} {self.apply_file}"
+        run(session, "rollback", rm, PLATFORM)
 
     def discard(self, session: Session) -> None:
         """Nothing was applied: remove the restore script."""
-        run(session, "discard", f"rm -f {self.restore_file}", PLATFORM)
+        run(session, "discard", f"rm -f {self.restore_file} {self.apply_file}", PLATFORM)
         self.staged = False
 
     def save(self, session: Session) -> None:
         """Install the applied lines as a boot script run by ``rocetune-boot.service``."""
         if self._armed(session, "save"):
             raise TransactionError("save", "still armed: confirm first")
-        runtime = [ln.text for ln in self.lines if not ln.firmware]
+        lines = self.lines or self._recall(session)
+        runtime = [ln.text for ln in lines if not ln.firmware]
+        if not runtime:
+            return  # nothing of this run is applied (rolled back) or only next-boot values
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
         self.boot_file = f"{BOOT_DIR}/{stamp}-{self.tag}.sh"
         run(session, "save", f"mkdir -p {BOOT_DIR}", PLATFORM)
@@ -333,4 +345,11 @@ class HostTransaction:
         run(session, "save", write_lines(unit, UNIT_FILE), PLATFORM)
         run(session, "save", "systemctl daemon-reload", PLATFORM)
         run(session, "save", f"systemctl enable {BOOT_UNIT}", PLATFORM)
-        # the restore script stays in /run (tmpfs) for a rollback of this run until reboot
+        # the restore script stays: a later rollback of this run needs the captured values
+
+    def _recall(self, session: Session) -> list[Line]:
+        """This run's lines from the host (a new instance), validated again; [] if none."""
+        probe = f"test -f {self.apply_file} && cat {self.apply_file} || true"
+        text = run(session, "save", probe, PLATFORM)
+        lines = [ln.strip() for ln in text.splitlines()]
+        return [parse_line(ln, "save") for ln in lines if ln and not ln.startswith("#")]

@@ -13,7 +13,9 @@ no commit timer, no lock (``ConfigLock.acquire_lock`` is a TODO) and no automati
 - arms ``systemd-run --unit=<tag>-revert --on-active=<T>s config rollback <tag>`` *before*
   ``apply-patch``, so a session lost in the middle of the apply still reverts on the box;
 - confirms by stopping ``<tag>-revert.timer``; saves with ``config save -y`` only after the
-  confirm, then deletes the checkpoint and the patch file.
+  confirm, then deletes the checkpoint and the patch file. The plan's rollback patch stays in
+  ``~/.rocetune/<tag>.rollback.json`` (written at stage), so ``rollback`` works from a new
+  driver instance after the checkpoint is gone (``--rollback RUN``), and is removed by it.
 
 GCU prints ``Patch applied successfully.``, ``Config rolled back successfully.``,
 ``Checkpoint created successfully.`` and ``Checkpoint deleted successfully.`` on success
@@ -87,6 +89,10 @@ class SonicTransaction:
         self.tag = check_tag(context.tag)
         self.unit = f"{self.tag}-revert"
         self.patch_file = f"/tmp/{self.tag}.patch.json"
+        self.rollback_file = f".rocetune/{self.tag}.rollback.json"
+        """The plan's rollback patch, kept in the login user's home (persistent) so a new
+        driver instance (``--rollback RUN``, recovery) can undo a saved run whose checkpoint
+        is gone."""
         self.ops: list[Any] = []
         self.rollback_ops: list[Any] = []
         self.baseline: str | None = None
@@ -153,6 +159,9 @@ class SonicTransaction:
             raise TransactionError("stage", msg) from exc
         self.baseline = _digest(running)
         run(session, "stage", f"sudo config checkpoint {self.tag}", PLATFORM, success=CHECKPOINTED)
+        if self.rollback_ops:
+            run(session, "stage", "mkdir -p .rocetune", PLATFORM)
+            self._write_patch(session, self.rollback_ops, "stage", self.rollback_file)
         self._write_patch(session, self.ops, "stage")
         run(
             session,
@@ -163,13 +172,16 @@ class SonicTransaction:
             failures=FAILURES,
         )
 
-    def _write_patch(self, session: Session, ops: list[Any], step: Step) -> None:
+    def _write_patch(
+        self, session: Session, ops: list[Any], step: Step, path: str | None = None
+    ) -> None:
+        path = path or self.patch_file
         # ensure_ascii: every character of the file is printable ASCII (no control chars)
         text = json.dumps(ops, separators=(",", ":"), sort_keys=True, ensure_ascii=True)
         check_text(step, text, "patch")
-        for command in write_file(self.patch_file, text):
+        for command in write_file(path, text):
             run(session, step, command, PLATFORM)
-        back = run(session, step, f"cat {self.patch_file}", PLATFORM).strip()
+        back = run(session, step, f"cat {path}", PLATFORM).strip()
         try:
             same = json.loads(back) == ops
         except ValueError:
@@ -243,25 +255,34 @@ class SonicTransaction:
                 success=ROLLED_BACK,
                 failures=FAILURES,
             )
-        elif self.rollback_ops:
-            self._write_patch(session, self.rollback_ops, "rollback")
+        else:
+            if not self._exists(session, self.rollback_file):
+                if not self.rollback_ops:
+                    msg = f"no checkpoint {self.tag} and no rollback patch on the box"
+                    raise TransactionError("rollback", msg)
+                run(session, "rollback", "mkdir -p .rocetune", PLATFORM)
+                self._write_patch(session, self.rollback_ops, "rollback", self.rollback_file)
             run(
                 session,
                 "rollback",
-                f"sudo config apply-patch {self.patch_file}",
+                f"sudo config apply-patch {self.rollback_file}",
                 PLATFORM,
                 success=APPLIED,
                 failures=FAILURES,
             )
-        else:
-            raise TransactionError("rollback", f"no checkpoint {self.tag} and no plan rollback")
         if self.saved:
             run(session, "rollback", "sudo config save -y", PLATFORM)
         self._cleanup(session, "rollback")
+        run(session, "rollback", f"rm -f {self.rollback_file}", PLATFORM)
+
+    def _exists(self, session: Session, path: str) -> bool:
+        out = run(session, "rollback", f"test -f {path} && echo yes || echo no", PLATFORM)
+        return out.strip().splitlines()[-1:] == ["yes"]
 
     def discard(self, session: Session) -> None:
-        """Nothing was applied: drop the checkpoint and the patch file."""
+        """Nothing was applied: drop the checkpoint and the patch files."""
         self._cleanup(session, "discard")
+        run(session, "discard", f"rm -f {self.rollback_file}", PLATFORM)
 
     def save(self, session: Session) -> None:
         """``config save -y`` (CONFIG_DB -> /etc/sonic/config_db.json), then clean up."""

@@ -47,7 +47,7 @@ def test_happy_path_capture_timer_apply_confirm_save() -> None:
     tx = transaction("gpu02")
     tx.stage(s, changes("gpu02"))
     assert eng.outputs == eng.boot, "stage only reads"
-    script = eng.box.files["/run/rocetune/rocetune-r1-gpu02.restore.sh"].splitlines()
+    script = eng.box.files["/var/lib/rocetune/rocetune-r1-gpu02.restore.sh"].splitlines()
     assert script == ["#!/bin/sh", "mlnx_qos -i eth2 --trust pcp"], (
         "trust was pcp: no DSCP map to capture, restoring pcp leaves it unused"
     )
@@ -127,7 +127,7 @@ def test_mlxconfig_allowed_is_next_boot_and_restored() -> None:
     tx = transaction("gpu02")
     assert isinstance(tx, HostTransaction)
     tx.stage(s, changes("gpu02", disruptive=True, extra=(FW,)))
-    script = eng.box.files["/run/rocetune/rocetune-r1-gpu02.restore.sh"]
+    script = eng.box.files["/var/lib/rocetune/rocetune-r1-gpu02.restore.sh"]
     assert "mlxconfig -d 0000:17:00.0 -y set CNP_DSCP_P1=" in script
     tx.arm(s, 300)
     assert tx.needs_reboot == ["mlxconfig -d 0000:17:00.0 -y set CNP_DSCP_P1=48"]

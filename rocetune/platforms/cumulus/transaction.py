@@ -16,6 +16,8 @@ with ``state == "confirm"`` while a confirm is pending), and what auto-save does
 unconfirmed apply. The driver reads revisions before and after the apply, so the revision
 it created, and the one it replaced, are recorded (:attr:`CumulusTransaction.revision`,
 :attr:`CumulusTransaction.revision_before`).
+
+The steps, their sources and how to finish or undo a run by hand: ``docs/apply-platforms-linux.md``.
 """
 
 from __future__ import annotations

@@ -24,6 +24,8 @@ the captured next-boot value back, which again needs a reboot to take effect.
 
 Commands run as given (the plan's host lines have no ``sudo``): the session user must be
 allowed to run them (root).
+
+The steps, their sources and how to finish or undo a run by hand: ``docs/apply-platforms-linux.md``.
 """
 
 from __future__ import annotations

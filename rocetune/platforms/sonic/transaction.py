@@ -22,6 +22,8 @@ GCU prints ``Patch applied successfully.``, ``Config rolled back successfully.``
 (sonic-utilities ``config/main.py``, code reading); a step is done only when that line is
 there. ``config`` needs root (``sudo``). That ``systemd-run`` finds ``config`` through the
 transient unit's default PATH is **unverified** on a SONiC image (it is a Debian systemd).
+
+The steps, their sources and how to finish or undo a run by hand: ``docs/apply-platforms-linux.md``.
 """
 
 from __future__ import annotations

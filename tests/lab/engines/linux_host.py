@@ -8,7 +8,7 @@ set dev X mtu N``, ``mlxconfig -d PCI -y set P=V``) and the collection commands 
 (``mlnx_qos -i X``, ``cat /sys/...``, ``mlxconfig -d PCI q``). An output that comes back to
 its boot content prints the boot text exactly.
 
-Behaviours (sources in ``docs/apply.md`` and the research notes):
+Behaviours (sources in ``docs/apply-platforms-linux.md``):
 
 - ``mlnx_qos``/sysfs values are runtime only: a reboot brings back the boot state (NVIDIA NIC
   Configuration Operator README, "Non-persistent (need to be applied after each boot)"),

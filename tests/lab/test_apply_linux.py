@@ -211,7 +211,7 @@ def test_host_drop_during_confirm_then_timer_restores(lab: LabServer, tmp_path: 
     tx = _tx("a-host-drop")
     tx.stage(s, changes("gpu03"))
     tx.arm(s, 60)
-    with pytest.raises(TransactionError):
+    with pytest.raises(ConnectionError, match="connection was lost"):  # state unknown
         tx.confirm(s)
     s.close()
     s2 = _open(lab, "a-host-drop", tmp_path)

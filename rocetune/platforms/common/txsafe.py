@@ -25,6 +25,9 @@ CHUNK = 900
 """Characters of file content per ``printf`` command. A terminal in canonical mode takes at
 most 4095 characters per line (Linux N_TTY); quoting can double the length, so chunks stay
 well below that."""
+LOST = "exit status -1"
+"""What the exec-channel transport reports when a channel closed without an exit status
+(:mod:`rocetune.collect.exec_channel`): the connection went away, the command's fate is unknown."""
 QUESTION = re.compile(r"(\[[yY]/[nN]\]|\(y/n\)|\[yes/no\]|continue\?)\s*$", re.I)
 """An interactive question left unanswered at the end of an output."""
 
@@ -70,18 +73,17 @@ def run(
 ) -> str:
     """Run ``command``; TransactionError when the device refused it.
 
+    A lost session is not a refusal: the transport's exception goes through unchanged.
+
     Refused means: the session reported an error (exit status or CLI error line), one of the
     ``failures`` phrases is in the output, an interactive question is left open, or the
     ``success`` phrase the tool prints on success is missing (garbled or cut output counts
     as a failure: a step is done only when the device says so).
     """
-    try:
-        out = session.run(command)
-    except TransactionError:
-        raise
-    except Exception as exc:  # a broken session: the caller decides (device timer runs)
-        raise TransactionError(step, f"session lost during {command!r}: {exc}") from exc
-    text = out.text
+    out = session.run(command)  # a broken session raises as it is: the device state is
+    text = out.text  # unknown, and rocetune.apply recovers over a new session (pending())
+    if out.error == LOST:
+        raise ConnectionError(f"no exit status for {command!r}: the connection was lost")
     said = [ln.strip() for ln in text.splitlines() if any(f in ln for f in failures)]
     error = said[0][:200] if said else out.error or command_error(platform, text)
     if error is None and QUESTION.search(text.rstrip()):

@@ -167,7 +167,7 @@ def test_drop_before_arm_changes_nothing() -> None:
     s = session(eng)
     tx = transaction("gpu03")
     tx.stage(s, changes("gpu03"))
-    with pytest.raises(TransactionError, match="session lost"):
+    with pytest.raises(ConnectionError):
         tx.arm(s, 60)
     assert eng.outputs == eng.boot
     assert not eng.box.timers
@@ -176,7 +176,7 @@ def test_drop_before_arm_changes_nothing() -> None:
 def test_drop_during_confirm_leaves_the_restore_timer_running() -> None:
     eng = _host("gpu03", faults=[{"kind": "drop_before", "on": "systemctl stop"}])
     tx, s = _armed(eng, "gpu03", 60)
-    with pytest.raises(TransactionError):
+    with pytest.raises(ConnectionError):
         tx.confirm(s)
     assert tx.pending(session(eng)).armed
     eng.control("clock advance 61")

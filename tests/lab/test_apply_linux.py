@@ -8,6 +8,7 @@ Every device serves one scenario (engines keep state for the lab's lifetime).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,8 @@ from rocetune.platforms.sonic.commands import CONFIG_DB
 from rocetune.platforms.transaction import TransactionError
 from rocetune.session import Session
 from rocetune.snapshot import Snapshot, SourceFile
-from tests.lab.lab import HOST, PASSWORD, USER, LabServer, start_lab
+from tests.lab.lab import HOST, PASSWORD, USER, LabServer, run_cli, start_lab
+from tests.lab.test_live_audit import findings_without_paths
 from tests.platforms.transaction.kit import SNAPSHOT, changes, transaction
 
 SCENARIOS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -36,6 +38,9 @@ SCENARIOS: dict[str, tuple[str, dict[str, Any]]] = {
     "a-host-ok": ("gpu04", {}),
     "a-host-expire": ("gpu03", {}),
     "a-host-drop": ("gpu03", {"faults": [{"kind": "drop_before", "on": "systemctl stop"}]}),
+    "a-live-sonic": ("leaf1", {}),
+    "a-live-nvue": ("leaf3", {}),
+    "a-live-host": ("gpu04", {}),
 }
 """Lab device -> (the example-fabric device it copies, engine options)."""
 KIND = {"leaf1": "sonic", "leaf3": "cumulus", "gpu03": "linux_host", "gpu04": "linux_host"}
@@ -219,3 +224,50 @@ def test_host_drop_during_confirm_then_timer_restores(lab: LabServer, tmp_path: 
     s2.run("lab clock advance 61")
     assert s2.run(f"cat {path}").text == before
     s2.close()
+
+
+def _inventory(lab: LabServer, path: Path, live: bool) -> Path:
+    """The three a-live-* devices, live through the lab or offline from their snapshots."""
+    intent = {
+        "lossless_priorities": [3],
+        "roce_dscp": [26],
+        "cnp": {"dscp": 48, "priority": 6},
+        "mtu": {"host": 9000, "switch": 9214, "roce": 4096},
+    }
+    devices: dict[str, Any] = {}
+    for name in ("a-live-sonic", "a-live-nvue", "a-live-host"):
+        copy = SCENARIOS[name][0]
+        entry: dict[str, Any] = {"platform": KIND[copy], "role": "leaf"}
+        if KIND[copy] == "linux_host":
+            entry.update(role="host", nics=["eth2", "eth3"])
+        if live:
+            entry.update(host=HOST, port=lab.ports[name])
+        else:
+            entry.update(host="10.0.0.1", snapshot=str(SNAPSHOT[copy]))
+        devices[name] = entry
+    path.write_text(json.dumps({"intent": intent, "devices": devices}), encoding="utf-8")
+    return path
+
+
+def test_collection_through_the_engines_reads_like_the_snapshots(
+    lab: LabServer, tmp_path: Path
+) -> None:
+    """rocetune audit over SSH (netmiko for switches, exec-channel batches for the host)
+    reads the engines' state as it reads the snapshots they started from (RT004 aside: the
+    lab names differ from the hostnames inside the snapshots)."""
+    known = lab.known_hosts(tmp_path / "known_hosts")
+    live = run_cli(
+        "audit",
+        _inventory(lab, tmp_path / "live.yaml", True),
+        "--format",
+        "json",
+        "--known-hosts",
+        known,
+        "--ignore",
+        "RT004",
+    )
+    off = _inventory(lab, tmp_path / "off.yaml", False)
+    offline = run_cli("audit", off, "--format", "json", "--ignore", "RT004")
+    assert live.code == offline.code, live.err
+    assert findings_without_paths(live.out) == findings_without_paths(offline.out)
+    assert json.loads(live.out)["devices"] == json.loads(offline.out)["devices"]

@@ -22,9 +22,8 @@ TAG = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
 """A name used as a checkpoint, systemd unit and file name (``rocetune-<run>-<device>``)."""
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 CHUNK = 900
-"""Characters of file content per ``printf`` command. A terminal in canonical mode takes at
-most 4095 characters per line (Linux N_TTY); quoting can double the length, so chunks stay
-well below that."""
+"""Quoted characters of file content per ``printf`` command. A terminal in canonical mode
+takes at most 4095 characters per line (Linux N_TTY), so a command stays well below that."""
 LOST = "exit status -1"
 """What the exec-channel transport reports when a channel closed without an exit status
 (:mod:`rocetune.collect.exec_channel`): the connection went away, the command's fate is unknown."""
@@ -46,9 +45,24 @@ def check_text(step: Step, text: str, what: str) -> str:
     return text
 
 
+def _chunks(text: str) -> list[str]:
+    """``text`` cut so that each piece, shell-quoted, stays near :data:`CHUNK` characters
+    (a single quote costs five characters quoted: ``'"'"'``)."""
+    chunks: list[str] = []
+    start, cost = 0, 0
+    for i, ch in enumerate(text):
+        step = 5 if ch == "'" else 1
+        if cost + step > CHUNK:
+            chunks.append(text[start:i])
+            start, cost = i, 0
+        cost += step
+    chunks.append(text[start:])
+    return chunks
+
+
 def write_file(path: str, text: str) -> list[str]:
     """Commands writing ``text`` (no control characters) to ``path``, chunk by chunk."""
-    chunks = [text[i : i + CHUNK] for i in range(0, len(text), CHUNK)] or [""]
+    chunks = _chunks(text)
     out: list[str] = []
     for n, chunk in enumerate(chunks):
         redirect = ">" if n == 0 else ">>"

@@ -238,3 +238,10 @@ def test_engine_show_prints_the_snapshot_text_and_parses_after_a_change() -> Non
     s.run(LINE)
     s.run("nv config apply -y")
     assert "switch-priority" in s.run("nv config show -o yaml").text
+
+
+def test_rollback_refused_by_the_box_is_reported() -> None:
+    eng = _nvue(faults=[{"kind": "fail", "on": "nv config apply 2 --confirm-no"}])
+    tx, s = _armed(eng)
+    with pytest.raises(TransactionError, match="injected failure"):
+        tx.rollback(s)

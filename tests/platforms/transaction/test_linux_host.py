@@ -235,3 +235,11 @@ def test_engine_output_back_to_boot_content_prints_the_boot_text() -> None:
     assert s.run("mlnx_qos -i eth2").text != eng.boot[QOS]
     s.run("mlnx_qos -i eth2 --dscp2prio set,26,3")
     assert s.run("mlnx_qos -i eth2").text == eng.boot[QOS]
+
+
+def test_rollback_refused_by_the_box_is_reported() -> None:
+    eng = _host("gpu03", faults=[{"kind": "fail", "on": "/bin/sh -e /var/lib/rocetune"}])
+    tx, s = _armed(eng, "gpu03")
+    with pytest.raises(TransactionError, match="injected failure"):
+        tx.rollback(s)
+    assert eng.outputs != eng.boot, "nothing restored: the record must say so"

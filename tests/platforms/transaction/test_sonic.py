@@ -8,14 +8,17 @@ are in the repository's apply documentation.
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from rocetune.platforms.sonic.pfc_priority import read_pfc_priority
 from rocetune.platforms.sonic.transaction import SonicTransaction, validate_patch
 from rocetune.platforms.transaction import DeviceChanges, TransactionError
 from tests.lab.engines.sonic import SonicEngine
-from tests.platforms.transaction.kit import changes, engine, session, transaction
+from tests.platforms.transaction.kit import SNAPSHOT, changes, engine, session, transaction
 
 
 def _sonic(**options: Any) -> SonicEngine:
@@ -165,7 +168,7 @@ def test_patch_file_is_written_in_chunks_and_read_back() -> None:
     tx.stage(s, changes("leaf1", extra=({"patch": [value]},)))
     writes = [c for c in s.sent if c.startswith("printf ")]
     assert len(writes) > 1
-    assert all(len(c) < 4000 for c in writes)
+    assert all(len(c) < 1000 for c in writes)
     assert json.loads(eng.box.files["/tmp/rocetune-r1-leaf1.patch.json"])[-1] == value
 
 
@@ -343,3 +346,19 @@ def test_engine_clock_skew_does_not_move_relative_timers() -> None:
     eng.control("clock advance 11")
     assert eng.box.fired == ["u"]
     assert int(s.run("date +%s").text) - wall >= 11
+
+
+def test_engine_show_pfc_priority_follows_port_qos_map(tmp_path: Path) -> None:
+    """sonic-utilities pfc/main.py showPfcPrio: PORT_QOS_MAP pfc_enable per key, N/A unset."""
+    snap = tmp_path / "leaf1"
+    shutil.copytree(SNAPSHOT["leaf1"], snap)
+    (snap / "show_pfc_priority.txt").write_text("\n", encoding="utf-8")
+    eng = engine("leaf1", snapshot=str(snap))
+    s = session(eng)
+    op = [{"op": "add", "path": "/PORT_QOS_MAP/Ethernet8/pfc_enable", "value": "3,4"}]
+    s.run(f"printf '%s' '{json.dumps(op)}' > /tmp/p")
+    s.run("sudo config apply-patch /tmp/p")
+    table = read_pfc_priority(s.run("show pfc priority").text)
+    assert table.found
+    assert table.problems == []
+    assert table.ports["Ethernet8"][0] == (3, 4)

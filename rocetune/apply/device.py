@@ -1,0 +1,522 @@
+"""One device through its state machine (:mod:`rocetune.apply.states`).
+
+:meth:`DeviceWorker.apply` runs precheck -> stage -> diff -> arm -> gates -> confirm -> save and
+ends the device DONE, ABORTED (nothing was armed), ROLLED_BACK (proven by re-collection) or
+STUCK (a human is needed). Two kinds of failure are told apart:
+
+- the device *refused* a step (:class:`TransactionError`): its state is known from the step;
+- the session *broke* (or the controller was told to stop): the state is unknown until a
+  new session reads ``pending`` and a re-collection is compared with the pre-change snapshot
+  and the plan applied.
+
+Nothing is ever reported DONE unless the confirm returned, the device has nothing of ours
+pending, and a re-collection equals the plan applied.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from rocetune.apply.fleet import Fleet, Unreachable
+from rocetune.apply.gates import (
+    Gate,
+    Observation,
+    audit_gate,
+    config_gate,
+    counters_gate,
+    differences,
+    lldp_gate,
+    passed,
+    same_state,
+)
+from rocetune.apply.options import ApplyOptions, Clock, Observer
+from rocetune.apply.planfile import PlannedDevice
+from rocetune.apply.record import Record
+from rocetune.apply.recording import RecordingSession
+from rocetune.apply.states import FINAL, DeviceState, check
+from rocetune.model import Device
+from rocetune.platforms.transaction import DeviceChanges, Transaction, TransactionError, TxContext
+from rocetune.session import Session
+from rocetune.snapshot import Snapshot, SnapshotMeta, read_directory, write_directory
+
+D = DeviceState
+
+
+class _Lost(Exception):
+    """The session broke during a step: the device's state is not known."""
+
+
+@dataclass
+class DeviceRun:
+    """One device's progress in the run."""
+
+    planned: PlannedDevice
+    state: DeviceState = D.PENDING
+    canary: bool = False
+    unreachable: bool = False
+    pre: Observation | None = None
+    pre_snapshot: Snapshot | None = None
+    intended: Device | None = None
+    armed_at: float | None = None
+    after_hash: str | None = None
+    reason: str = ""
+
+    @property
+    def name(self) -> str:
+        """The device name."""
+        return self.planned.name
+
+
+class DeviceWorker:
+    """Applies (and rolls back) devices of one run; one instance serves every thread."""
+
+    def __init__(  # noqa: PLR0913, PLR0917 (the run collaborators)
+        self,
+        fleet: Fleet,
+        record: Record,
+        options: ApplyOptions,
+        clock: Clock,
+        observer: Observer,
+        stop: threading.Event,
+        run_id: str,
+        store: Path,
+    ) -> None:
+        self.fleet, self.record, self.options = fleet, record, options
+        self.clock, self.observer, self.stop = clock, observer, stop
+        self.run_id, self.store = run_id, store
+        self._steps: dict[str, str] = {}
+        self._mutex = threading.Lock()
+
+    # --- bookkeeping -------------------------------------------------------------------------
+    def move(self, dev: DeviceRun, new: DeviceState, reason: str) -> None:
+        """Record and announce a transition (checked against the state machine)."""
+        with self._mutex:
+            check(dev.name, dev.state, new)
+            old, dev.state, dev.reason = dev.state, new, reason
+        self.record.device(dev.name, old, new, reason)
+        self.observer.device_state(dev.name, new, reason)
+
+    def _halted(self) -> str | None:
+        if self.stop.is_set():
+            return "stopped (signal or run halted)"
+        if not self.options.window.open_at(self.clock.now()):
+            return "the maintenance window closed"
+        return None
+
+    def _tx(self, dev: DeviceRun) -> Transaction | None:
+        ctx = TxContext(self.run_id, dev.name, self.options.change_id)
+        return self.fleet.transaction(dev.name, ctx)
+
+    def _session(self, dev: DeviceRun) -> Session:
+        try:
+            inner = self.fleet.open(dev.name)
+        except Unreachable:
+            raise
+        except Exception as exc:
+            raise Unreachable(f"{type(exc).__name__}: {exc}") from exc
+
+        def redact(text: str) -> str:
+            return self.fleet.redact(dev.name, text)
+
+        return RecordingSession(inner, self.record, dev.name, redact, lambda: self._step(dev))
+
+    def _step(self, dev: DeviceRun) -> str:
+        return self._steps.get(dev.name, "")
+
+    def _call(self, dev: DeviceRun, step: str, fn: object, *args: object) -> object:
+        """Run a driver step; TransactionError passes, a broken session becomes _Lost."""
+        self._steps[dev.name] = step
+        try:
+            return fn(*args)  # type: ignore[operator]
+        except TransactionError:
+            raise
+        except Exception as exc:
+            raise _Lost(f"{step}: {type(exc).__name__}: {exc}") from exc
+
+    def observe(self, dev: DeviceRun, snapshot: Snapshot, session: Session | None) -> Observation:
+        """Parse, hash, lint and (with a session) read the counters of a snapshot."""
+        name = dev.name
+        counters = None
+        if session is not None:
+            try:
+                counters = self.fleet.counters(name, session)
+            except Exception:
+                counters = None
+        return Observation(
+            self.fleet.model(name, snapshot),
+            self.fleet.config_hash(name, snapshot),
+            self.fleet.lint(name, snapshot),
+            counters,
+        )
+
+    def _collect(self, dev: DeviceRun) -> Snapshot:
+        try:
+            return self.fleet.collect(dev.name)
+        except Unreachable:
+            raise
+        except Exception as exc:
+            raise Unreachable(f"{type(exc).__name__}: {exc}") from exc
+
+    def save_pre(self, dev: DeviceRun, snapshot: Snapshot) -> None:
+        """Keep the pre-change snapshot in the run directory (resume and rollback read it)."""
+        outputs = {n: f.text for n, f in snapshot.files.items()}
+        meta = SnapshotMeta(dev.name, dev.planned.platform, snapshot.meta.collected_at)
+        write_directory(self.store / "pre" / dev.name, outputs, meta)
+
+    def load_pre(self, dev: DeviceRun) -> bool:
+        """Read the kept pre-change snapshot back (False when there is none)."""
+        where = self.store / "pre" / dev.name
+        if not where.is_dir():
+            return False
+        snap = read_directory(where)
+        dev.pre_snapshot = snap
+        dev.pre = self.observe(dev, snap, None)
+        dev.intended = self.fleet.model(
+            dev.name, self.fleet.replay(dev.name, snap, dev.planned.changes)
+        )
+        return True
+
+    # --- the happy path ----------------------------------------------------------------------
+    def apply(self, dev: DeviceRun) -> None:
+        """Run one device to a final state; never raises."""
+        try:
+            self._apply(dev)
+        except Exception as exc:  # a bug must not leave the device unrecorded
+            if dev.state not in FINAL:
+                self._recover(dev, f"internal error: {type(exc).__name__}: {exc}")
+
+    def _abort(
+        self,
+        dev: DeviceRun,
+        reason: str,
+        tx: Transaction | None = None,
+        session: Session | None = None,
+    ) -> None:
+        if tx is not None and session is not None and dev.state == D.STAGED:
+            try:
+                self._call(dev, "discard", tx.discard, session)
+            except (TransactionError, _Lost) as exc:
+                self._recover(dev, f"{reason}; discard failed: {exc}")
+                return
+        self.move(dev, D.ABORTED, reason)
+
+    def _precheck(self, dev: DeviceRun) -> tuple[Transaction, Session] | None:
+        planned = dev.planned
+        if planned.disruptive and not self.options.allow_disruptive:
+            self.move(dev, D.ABORTED, "DISRUPTIVE changes need --allow-disruptive")
+            return None
+        tx = self._tx(dev)
+        if tx is None:
+            self.move(dev, D.ABORTED, f"platform {planned.platform} has no apply driver yet")
+            return None
+        try:
+            snap = self._collect(dev)
+            session = self._session(dev)
+        except Unreachable as exc:
+            dev.unreachable = True
+            self.move(dev, D.ABORTED, f"unreachable: {exc}")
+            return None
+        digest = self.fleet.config_hash(dev.name, snap)
+        if digest != planned.config_hash:
+            session.close()
+            self.move(
+                dev,
+                D.ABORTED,
+                f"stale plan: running config hash {digest} is not the plan's {planned.config_hash}",
+            )
+            return None
+        try:
+            pending = self._call(dev, "precheck", tx.precheck, session)
+        except (TransactionError, _Lost) as exc:
+            session.close()
+            dev.unreachable = isinstance(exc, _Lost)
+            self.move(dev, D.ABORTED, f"precheck failed: {exc}")
+            return None
+        open_ = getattr(pending, "foreign", ()) or ()
+        if open_ or getattr(pending, "armed", False):
+            session.close()
+            what = ", ".join(open_) or "a commit of this run is pending"
+            self.move(dev, D.ABORTED, f"device busy: {what}")
+            return None
+        dev.pre_snapshot = snap
+        dev.pre = self.observe(dev, snap, session)
+        dev.intended = self.fleet.model(
+            dev.name, self.fleet.replay(dev.name, snap, planned.changes)
+        )
+        self.save_pre(dev, snap)
+        self.record.write(
+            "pre", device=dev.name, config_hash=digest, findings=len(dev.pre.findings)
+        )
+        self.move(dev, D.PRECHECKED, "reachable, plan not stale, nothing pending")
+        return tx, session
+
+    def _apply(self, dev: DeviceRun) -> None:
+        got = self._precheck(dev)
+        if got is None:
+            return
+        tx, session = got
+        try:
+            self._staged(dev, tx, session)
+        finally:
+            session.close()
+
+    def _staged(self, dev: DeviceRun, tx: Transaction, session: Session) -> None:
+        why = self._halted()
+        if why:
+            self.move(dev, D.ABORTED, why)
+            return
+        self.move(dev, D.LOCKED, f"run lease held; device {dev.name} is this run's")
+        changes = DeviceChanges(
+            dev.name,
+            dev.planned.platform,
+            dev.planned.changes,
+            dict(dev.planned.rollback),
+            dev.planned.disruptive,
+        )
+        try:
+            self._call(dev, "stage", tx.stage, session, changes)
+            self.move(dev, D.STAGED, f"{len(changes.changes)} change(s) staged")
+            diff = str(self._call(dev, "diff", tx.diff, session))
+        except TransactionError as exc:
+            if dev.state == D.LOCKED:
+                self.move(dev, D.STAGED, "stage failed part way")
+            self._abort(dev, f"device refused: {exc}", tx, session)
+            return
+        except _Lost as exc:
+            if dev.state == D.LOCKED:
+                self.move(dev, D.STAGED, "session lost while staging")
+            self._recover(dev, f"session lost before arming: {exc}")
+            return
+        self.record.write("diff", device=dev.name, diff=self.fleet.redact(dev.name, diff))
+        if not diff.strip():
+            self._abort(dev, "the device reports no difference: nothing to apply", tx, session)
+            return
+        if self.options.dry_run:
+            self._abort(dev, "dry run: staged, diffed and discarded", tx, session)
+            return
+        self._arm(dev, tx, session)
+
+    def _arm(self, dev: DeviceRun, tx: Transaction, session: Session) -> None:
+        timer = self.options.confirm_within_s
+        now = self.clock.now()
+        why = self._halted()
+        if why is None and not self.options.window.room_for(
+            now, timer + self.options.budget.rollback_s
+        ):
+            why = "the window has no room left for the timer and a rollback"
+        if why:
+            self._abort(dev, why, tx, session)
+            return
+        try:
+            self._call(dev, "arm", tx.arm, session, int(timer))
+        except TransactionError as exc:
+            self._recover(dev, f"arm refused: {exc}")
+            return
+        except _Lost as exc:
+            self._recover(dev, f"session lost while arming: {exc}")
+            return
+        dev.armed_at = now
+        self.move(dev, D.ARMED, f"committed with a {int(timer)} s device-side revert timer")
+        self._verify(dev, tx, session)
+
+    def gates(self, dev: DeviceRun, post: Observation) -> list[Gate]:
+        """Every gate of :mod:`rocetune.apply.gates` on ``post``."""
+        assert dev.pre is not None
+        assert dev.intended is not None
+        intent = self.fleet.intent
+        found = [
+            config_gate(post, dev.intended, intent),
+            audit_gate(dev.pre, post, dev.planned.fixes),
+            counters_gate(dev.pre, post, intent.lossless_priorities),
+            lldp_gate(dev.pre, post),
+        ]
+        if dev.canary and self.options.verify_pairs:
+            mine = [p for p in self.options.verify_pairs if dev.name in p]
+            if mine:
+                problems = self.fleet.verify(mine)
+                detail = "; ".join(problems) or f"{len(mine)} pair(s) passed"
+                found.append(Gate("verify", "fail" if problems else "pass", detail))
+        return found
+
+    def _verify(self, dev: DeviceRun, tx: Transaction, session: Session) -> None:
+        self.move(dev, D.VERIFYING, "re-collecting for the gates")
+        try:
+            post = self.observe(dev, self._collect(dev), session)
+        except Exception as exc:
+            self._recover(dev, f"re-collection failed (management lost?): {exc}")
+            return
+        found = self.gates(dev, post)
+        self.record.write("gates", device=dev.name, gates=[g.__dict__ for g in found])
+        if not passed(found):
+            bad = "; ".join(f"{g.name}: {g.detail}" for g in found if g.status == "fail")
+            self._recover(dev, f"gate failed: {bad}")
+            return
+        why = self._halted()
+        if why:
+            self._recover(dev, why)
+            return
+        self._confirm(dev, tx, session, post)
+
+    def _confirm(
+        self, dev: DeviceRun, tx: Transaction, session: Session, post: Observation
+    ) -> None:
+        assert dev.armed_at is not None
+        left = dev.armed_at + self.options.confirm_within_s - self.clock.now()
+        if left < self.options.margin_s:
+            self._recover(dev, f"only {left:.0f} s left on the device timer: not confirming")
+            return
+        try:
+            pending = self._call(dev, "pending", tx.pending, session)
+            if not getattr(pending, "armed", False):
+                self._recover(dev, "the commit is no longer pending (the device timer fired?)")
+                return
+            self._call(dev, "confirm", tx.confirm, session)
+        except (TransactionError, _Lost) as exc:
+            self._recover(dev, f"confirm failed: {exc}", confirming=True)
+            return
+        self.move(dev, D.CONFIRMED, "gates passed; confirmed")
+        self._save(dev, tx, session, post)
+
+    def _save(
+        self, dev: DeviceRun, tx: Transaction, session: Session | None, post: Observation | None
+    ) -> None:
+        try:
+            if session is None:
+                session = self._session(dev)
+            self._call(dev, "save", tx.save, session)
+        except (TransactionError, _Lost, Unreachable) as exc:
+            self.move(dev, D.STUCK, f"confirmed, but saving failed: {exc} (save it by hand)")
+            return
+        self.move(dev, D.SAVED, "running config saved")
+        self._done(dev, post)
+
+    def _done(self, dev: DeviceRun, post: Observation | None) -> None:
+        assert dev.intended is not None
+        try:
+            final = self.observe(dev, self._collect(dev), None)
+        except Unreachable as exc:
+            self.move(dev, D.STUCK, f"saved, but the final re-collection failed: {exc}")
+            return
+        diff = differences(dev.intended, final.model, self.fleet.intent)
+        if diff:
+            self.move(
+                dev,
+                D.STUCK,
+                "saved, but the device no longer runs the plan: " + "; ".join(diff[:3]),
+            )
+            return
+        dev.after_hash = final.config_hash
+        self.record.write(
+            "after",
+            device=dev.name,
+            config_hash=final.config_hash,
+            before_hash=dev.pre.config_hash if dev.pre else None,
+        )
+        self.move(dev, D.DONE, "re-collection equals the plan applied")
+
+    # --- failure paths -----------------------------------------------------------------------
+    def _recover(self, dev: DeviceRun, reason: str, *, confirming: bool = False) -> None:
+        """The device may be changed: find out where it is and bring it back (or say STUCK)."""
+        if dev.state in (D.PENDING, D.PRECHECKED, D.LOCKED):
+            self.move(dev, D.ABORTED, reason)
+            return
+        if confirming and self._finish_confirm(dev, reason):
+            return
+        self.rollback(dev, reason)
+
+    def _finish_confirm(self, dev: DeviceRun, reason: str) -> bool:
+        """After a confirm that did not answer: did it land? (True: handled)."""
+        tx = self._tx(dev)
+        if tx is None or dev.intended is None:
+            return False
+        try:
+            session = self._session(dev)
+        except Unreachable:
+            return False
+        try:
+            pending = self._call(dev, "pending", tx.pending, session)
+            if getattr(pending, "armed", False):
+                return False  # still armed: roll back (the gates are stale by now)
+            post = self.observe(dev, self._collect(dev), None)
+        except (TransactionError, _Lost, Unreachable):
+            session.close()
+            return False
+        if differences(dev.intended, post.model, self.fleet.intent):
+            session.close()
+            return False
+        self.move(
+            dev,
+            D.CONFIRMED,
+            f"{reason}; but the confirm landed (nothing pending, "
+            "running config is the plan applied)",
+        )
+        try:
+            self._save(dev, tx, session, post)
+        finally:
+            session.close()
+        return True
+
+    def rollback(self, dev: DeviceRun, reason: str) -> None:
+        """Roll the device back and prove it by re-collection (ROLLED_BACK or STUCK)."""
+        was = dev.state
+        self.move(dev, D.ROLLING_BACK, reason)
+        tx = self._tx(dev)
+        problems: list[str] = []
+        try:
+            session = self._session(dev)
+        except Unreachable as exc:
+            session = None
+            problems.append(f"no session for the rollback: {exc}")
+        if session is not None and tx is not None:
+            try:
+                undo = tx.rollback
+                if was == D.STAGED:  # armed or not? (the session may have broken in arm)
+                    pending = self._call(dev, "pending", tx.pending, session)
+                    undo = tx.rollback if getattr(pending, "armed", False) else tx.discard
+                self._call(dev, "rollback", undo, session)
+                if was in (D.SAVED, D.DONE) or was == D.STUCK:
+                    self._call(dev, "save", tx.save, session)
+            except (TransactionError, _Lost) as exc:
+                problems.append(f"rollback failed: {exc}")
+            finally:
+                session.close()
+        self._prove_rollback(dev, problems)
+
+    def _prove_rollback(self, dev: DeviceRun, problems: list[str]) -> None:
+        if dev.pre is None:
+            self.move(
+                dev, D.STUCK, "no pre-change snapshot to compare with: " + "; ".join(problems)
+            )
+            return
+        deadline = self.clock.now()
+        if problems and dev.armed_at is not None:  # the device timer reverts it by itself
+            deadline = dev.armed_at + self.options.confirm_within_s + self.options.margin_s
+        why = ""
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                now_obs = self.observe(dev, self._collect(dev), None)
+                same, why = same_state(dev.pre, now_obs, self.fleet.intent)
+            except Unreachable as exc:
+                same, why = False, f"re-collection failed: {exc}"
+            if same:
+                extra = f" ({'; '.join(problems)}, then the device timer)" if problems else ""
+                self.record.write(
+                    "after",
+                    device=dev.name,
+                    config_hash=now_obs.config_hash,
+                    before_hash=dev.pre.config_hash,
+                )
+                self.move(
+                    dev,
+                    D.ROLLED_BACK,
+                    f"re-collection equals the pre-change snapshot: {why}{extra}",
+                )
+                return
+            if attempt >= self.options.rollback_proofs and self.clock.now() >= deadline:
+                break
+            self.clock.sleep(self.options.poll_s)
+        self.move(dev, D.STUCK, "; ".join([*problems, f"not back to the pre-change state: {why}"]))

@@ -72,7 +72,7 @@ class DeviceRun:
 class DeviceWorker:
     """Applies (and rolls back) devices of one run; one instance serves every thread."""
 
-    def __init__(  # noqa: PLR0913, PLR0917 (the run collaborators)
+    def __init__(  # noqa: PLR0917 (the run collaborators)
         self,
         fleet: Fleet,
         record: Record,

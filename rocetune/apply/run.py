@@ -90,7 +90,7 @@ def select(plan: ApplyPlan, wanted: Sequence[str]) -> list[PlannedDevice]:
 class Run:
     """The orchestrator of one run (a fresh one, a resumed one or a rollback)."""
 
-    def __init__(  # noqa: PLR0913, PLR0917 (the run collaborators)
+    def __init__(  # noqa: PLR0917 (the run collaborators)
         self,
         fleet: Fleet,
         options: ApplyOptions,

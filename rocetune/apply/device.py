@@ -44,7 +44,7 @@ from rocetune.snapshot import Snapshot, SnapshotMeta, read_directory, write_dire
 D = DeviceState
 
 
-class _Lost(Exception):
+class Lost(Exception):
     """The session broke during a step: the device's state is not known."""
 
 
@@ -62,6 +62,11 @@ class DeviceRun:
     armed_at: float | None = None
     after_hash: str | None = None
     reason: str = ""
+    target: Device | None = None
+    """What the device must run afterwards when it is not the plan replayed on the pre-change
+    snapshot (``--rollback RUN``: the pre-change state of that run)."""
+    audit_base: Observation | None = None
+    """The findings "new error" is judged against (default: the pre-change ones)."""
 
     @property
     def name(self) -> str:
@@ -105,11 +110,11 @@ class DeviceWorker:
             return "the maintenance window closed"
         return None
 
-    def _tx(self, dev: DeviceRun) -> Transaction | None:
+    def tx_for(self, dev: DeviceRun) -> Transaction | None:
         ctx = TxContext(self.run_id, dev.name, self.options.change_id)
         return self.fleet.transaction(dev.name, ctx)
 
-    def _session(self, dev: DeviceRun) -> Session:
+    def open_session(self, dev: DeviceRun) -> Session:
         try:
             inner = self.fleet.open(dev.name)
         except Unreachable:
@@ -125,7 +130,7 @@ class DeviceWorker:
     def _step(self, dev: DeviceRun) -> str:
         return self._steps.get(dev.name, "")
 
-    def _call(self, dev: DeviceRun, step: str, fn: object, *args: object) -> object:
+    def call(self, dev: DeviceRun, step: str, fn: object, *args: object) -> object:
         """Run a driver step; TransactionError passes, a broken session becomes _Lost."""
         self._steps[dev.name] = step
         try:
@@ -133,7 +138,7 @@ class DeviceWorker:
         except TransactionError:
             raise
         except Exception as exc:
-            raise _Lost(f"{step}: {type(exc).__name__}: {exc}") from exc
+            raise Lost(f"{step}: {type(exc).__name__}: {exc}") from exc
 
     def observe(self, dev: DeviceRun, snapshot: Snapshot, session: Session | None) -> Observation:
         """Parse, hash, lint and (with a session) read the counters of a snapshot."""
@@ -151,7 +156,7 @@ class DeviceWorker:
             counters,
         )
 
-    def _collect(self, dev: DeviceRun) -> Snapshot:
+    def collect_now(self, dev: DeviceRun) -> Snapshot:
         try:
             return self.fleet.collect(dev.name)
         except Unreachable:
@@ -173,10 +178,14 @@ class DeviceWorker:
         snap = read_directory(where)
         dev.pre_snapshot = snap
         dev.pre = self.observe(dev, snap, None)
-        dev.intended = self.fleet.model(
-            dev.name, self.fleet.replay(dev.name, snap, dev.planned.changes)
-        )
+        dev.intended = self.intended(dev, snap)
         return True
+
+    def intended(self, dev: DeviceRun, snap: Snapshot) -> Device:
+        """What the device must run once the change is confirmed."""
+        if dev.target is not None:
+            return dev.target
+        return self.fleet.model(dev.name, self.fleet.replay(dev.name, snap, dev.planned.changes))
 
     # --- the happy path ----------------------------------------------------------------------
     def apply(self, dev: DeviceRun) -> None:
@@ -196,8 +205,8 @@ class DeviceWorker:
     ) -> None:
         if tx is not None and session is not None and dev.state == D.STAGED:
             try:
-                self._call(dev, "discard", tx.discard, session)
-            except (TransactionError, _Lost) as exc:
+                self.call(dev, "discard", tx.discard, session)
+            except (TransactionError, Lost) as exc:
                 self._recover(dev, f"{reason}; discard failed: {exc}")
                 return
         self.move(dev, D.ABORTED, reason)
@@ -207,13 +216,13 @@ class DeviceWorker:
         if planned.disruptive and not self.options.allow_disruptive:
             self.move(dev, D.ABORTED, "DISRUPTIVE changes need --allow-disruptive")
             return None
-        tx = self._tx(dev)
+        tx = self.tx_for(dev)
         if tx is None:
             self.move(dev, D.ABORTED, f"platform {planned.platform} has no apply driver yet")
             return None
         try:
-            snap = self._collect(dev)
-            session = self._session(dev)
+            snap = self.collect_now(dev)
+            session = self.open_session(dev)
         except Unreachable as exc:
             dev.unreachable = True
             self.move(dev, D.ABORTED, f"unreachable: {exc}")
@@ -228,10 +237,10 @@ class DeviceWorker:
             )
             return None
         try:
-            pending = self._call(dev, "precheck", tx.precheck, session)
-        except (TransactionError, _Lost) as exc:
+            pending = self.call(dev, "precheck", tx.precheck, session)
+        except (TransactionError, Lost) as exc:
             session.close()
-            dev.unreachable = isinstance(exc, _Lost)
+            dev.unreachable = isinstance(exc, Lost)
             self.move(dev, D.ABORTED, f"precheck failed: {exc}")
             return None
         open_ = getattr(pending, "foreign", ()) or ()
@@ -242,9 +251,7 @@ class DeviceWorker:
             return None
         dev.pre_snapshot = snap
         dev.pre = self.observe(dev, snap, session)
-        dev.intended = self.fleet.model(
-            dev.name, self.fleet.replay(dev.name, snap, planned.changes)
-        )
+        dev.intended = self.intended(dev, snap)
         self.save_pre(dev, snap)
         self.record.write(
             "pre", device=dev.name, config_hash=digest, findings=len(dev.pre.findings)
@@ -276,15 +283,15 @@ class DeviceWorker:
             dev.planned.disruptive,
         )
         try:
-            self._call(dev, "stage", tx.stage, session, changes)
+            self.call(dev, "stage", tx.stage, session, changes)
             self.move(dev, D.STAGED, f"{len(changes.changes)} change(s) staged")
-            diff = str(self._call(dev, "diff", tx.diff, session))
+            diff = str(self.call(dev, "diff", tx.diff, session))
         except TransactionError as exc:
             if dev.state == D.LOCKED:
                 self.move(dev, D.STAGED, "stage failed part way")
             self._abort(dev, f"device refused: {exc}", tx, session)
             return
-        except _Lost as exc:
+        except Lost as exc:
             if dev.state == D.LOCKED:
                 self.move(dev, D.STAGED, "session lost while staging")
             self._recover(dev, f"session lost before arming: {exc}")
@@ -310,11 +317,11 @@ class DeviceWorker:
             self._abort(dev, why, tx, session)
             return
         try:
-            self._call(dev, "arm", tx.arm, session, int(timer))
+            self.call(dev, "arm", tx.arm, session, int(timer))
         except TransactionError as exc:
             self._recover(dev, f"arm refused: {exc}")
             return
-        except _Lost as exc:
+        except Lost as exc:
             self._recover(dev, f"session lost while arming: {exc}")
             return
         dev.armed_at = now
@@ -328,7 +335,7 @@ class DeviceWorker:
         intent = self.fleet.intent
         found = [
             config_gate(post, dev.intended, intent),
-            audit_gate(dev.pre, post, dev.planned.fixes),
+            audit_gate(dev.audit_base or dev.pre, post, dev.planned.fixes),
             counters_gate(dev.pre, post, intent.lossless_priorities),
             lldp_gate(dev.pre, post),
         ]
@@ -343,7 +350,7 @@ class DeviceWorker:
     def _verify(self, dev: DeviceRun, tx: Transaction, session: Session) -> None:
         self.move(dev, D.VERIFYING, "re-collecting for the gates")
         try:
-            post = self.observe(dev, self._collect(dev), session)
+            post = self.observe(dev, self.collect_now(dev), session)
         except Exception as exc:
             self._recover(dev, f"re-collection failed (management lost?): {exc}")
             return
@@ -368,34 +375,34 @@ class DeviceWorker:
             self._recover(dev, f"only {left:.0f} s left on the device timer: not confirming")
             return
         try:
-            pending = self._call(dev, "pending", tx.pending, session)
+            pending = self.call(dev, "pending", tx.pending, session)
             if not getattr(pending, "armed", False):
                 self._recover(dev, "the commit is no longer pending (the device timer fired?)")
                 return
-            self._call(dev, "confirm", tx.confirm, session)
-        except (TransactionError, _Lost) as exc:
+            self.call(dev, "confirm", tx.confirm, session)
+        except (TransactionError, Lost) as exc:
             self._recover(dev, f"confirm failed: {exc}", confirming=True)
             return
         self.move(dev, D.CONFIRMED, "gates passed; confirmed")
-        self._save(dev, tx, session, post)
+        self.save_done(dev, tx, session, post)
 
-    def _save(
+    def save_done(
         self, dev: DeviceRun, tx: Transaction, session: Session | None, post: Observation | None
     ) -> None:
         try:
             if session is None:
-                session = self._session(dev)
-            self._call(dev, "save", tx.save, session)
-        except (TransactionError, _Lost, Unreachable) as exc:
+                session = self.open_session(dev)
+            self.call(dev, "save", tx.save, session)
+        except (TransactionError, Lost, Unreachable) as exc:
             self.move(dev, D.STUCK, f"confirmed, but saving failed: {exc} (save it by hand)")
             return
         self.move(dev, D.SAVED, "running config saved")
-        self._done(dev, post)
+        self.finish_done(dev, post)
 
-    def _done(self, dev: DeviceRun, post: Observation | None) -> None:
+    def finish_done(self, dev: DeviceRun, post: Observation | None) -> None:
         assert dev.intended is not None
         try:
-            final = self.observe(dev, self._collect(dev), None)
+            final = self.observe(dev, self.collect_now(dev), None)
         except Unreachable as exc:
             self.move(dev, D.STUCK, f"saved, but the final re-collection failed: {exc}")
             return
@@ -428,19 +435,19 @@ class DeviceWorker:
 
     def _finish_confirm(self, dev: DeviceRun, reason: str) -> bool:
         """After a confirm that did not answer: did it land? (True: handled)."""
-        tx = self._tx(dev)
+        tx = self.tx_for(dev)
         if tx is None or dev.intended is None:
             return False
         try:
-            session = self._session(dev)
+            session = self.open_session(dev)
         except Unreachable:
             return False
         try:
-            pending = self._call(dev, "pending", tx.pending, session)
+            pending = self.call(dev, "pending", tx.pending, session)
             if getattr(pending, "armed", False):
                 return False  # still armed: roll back (the gates are stale by now)
-            post = self.observe(dev, self._collect(dev), None)
-        except (TransactionError, _Lost, Unreachable):
+            post = self.observe(dev, self.collect_now(dev), None)
+        except (TransactionError, Lost, Unreachable):
             session.close()
             return False
         if differences(dev.intended, post.model, self.fleet.intent):
@@ -453,7 +460,7 @@ class DeviceWorker:
             "running config is the plan applied)",
         )
         try:
-            self._save(dev, tx, session, post)
+            self.save_done(dev, tx, session, post)
         finally:
             session.close()
         return True
@@ -462,10 +469,14 @@ class DeviceWorker:
         """Roll the device back and prove it by re-collection (ROLLED_BACK or STUCK)."""
         was = dev.state
         self.move(dev, D.ROLLING_BACK, reason)
-        tx = self._tx(dev)
+        self.prove_rollback(dev, self.undo(dev, was))
+
+    def undo(self, dev: DeviceRun, was: DeviceState) -> list[str]:
+        """Send the rollback (or discard) for a device that was in ``was``; the problems."""
+        tx = self.tx_for(dev)
         problems: list[str] = []
         try:
-            session = self._session(dev)
+            session = self.open_session(dev)
         except Unreachable as exc:
             session = None
             problems.append(f"no session for the rollback: {exc}")
@@ -473,18 +484,20 @@ class DeviceWorker:
             try:
                 undo = tx.rollback
                 if was == D.STAGED:  # armed or not? (the session may have broken in arm)
-                    pending = self._call(dev, "pending", tx.pending, session)
+                    pending = self.call(dev, "pending", tx.pending, session)
                     undo = tx.rollback if getattr(pending, "armed", False) else tx.discard
-                self._call(dev, "rollback", undo, session)
+                self.call(dev, "rollback", undo, session)
                 if was in (D.SAVED, D.DONE) or was == D.STUCK:
-                    self._call(dev, "save", tx.save, session)
-            except (TransactionError, _Lost) as exc:
+                    self.call(dev, "save", tx.save, session)
+            except (TransactionError, Lost) as exc:
                 problems.append(f"rollback failed: {exc}")
             finally:
                 session.close()
-        self._prove_rollback(dev, problems)
+        elif tx is None:
+            problems.append(f"platform {dev.planned.platform} has no apply driver")
+        return problems
 
-    def _prove_rollback(self, dev: DeviceRun, problems: list[str]) -> None:
+    def prove_rollback(self, dev: DeviceRun, problems: list[str]) -> None:
         if dev.pre is None:
             self.move(
                 dev, D.STUCK, "no pre-change snapshot to compare with: " + "; ".join(problems)
@@ -498,7 +511,7 @@ class DeviceWorker:
         while True:
             attempt += 1
             try:
-                now_obs = self.observe(dev, self._collect(dev), None)
+                now_obs = self.observe(dev, self.collect_now(dev), None)
                 same, why = same_state(dev.pre, now_obs, self.fleet.intent)
             except Unreachable as exc:
                 same, why = False, f"re-collection failed: {exc}"

@@ -1,0 +1,250 @@
+"""``rocetune apply`` wired to the real machinery: :class:`LiveFleet` and :func:`apply`.
+
+The orchestrator (:mod:`rocetune.apply`) sits beside collect, render and the engine and asks
+them everything through a :class:`rocetune.apply.fleet.Fleet`; this module builds it:
+
+- sessions and re-collections: the collect machinery (the inventory's credentials, host-key
+  trust and timeouts; the platform's commands and redactor), one session per call;
+- the running-config hash: the very function the plan used (``render.plan.config_hash``);
+- the plan applied: the plan's own replay (``render.simulate``) on the pre-change snapshot;
+- findings: the whole rule catalogue on the audited fabric with the device replaced;
+- counters: host NIC counters (``ethtool -S``, RDMA ``hw_counters``); switches have no
+  counter reader yet, so that gate says "unverified";
+- verify: the perftest runner on the given pairs.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from rocetune.api.audits import _check, audit_inventory
+from rocetune.apply.fleet import Node, Topology, Unreachable
+from rocetune.apply.options import ApplyOptions, Clock, Observer, SystemClock
+from rocetune.apply.planfile import load_plan
+from rocetune.apply.resume import resume_run, rollback_run
+from rocetune.apply.run import Run, RunResult
+from rocetune.collect import CollectOptions
+from rocetune.collect.credentials import CredentialSource
+from rocetune.collect.device import collect_device
+from rocetune.collect.job import Job
+from rocetune.collect.reasons import classify
+from rocetune.collect.redactors import redactor_for
+from rocetune.collect.runner import plan as collect_plan
+from rocetune.engine import Selection
+from rocetune.errors import RocetuneError
+from rocetune.inventory import Inventory, load_inventory
+from rocetune.model import Device, Finding, Intent, PortCounters
+from rocetune.platforms import get_driver
+from rocetune.platforms.base import Provenance
+from rocetune.platforms.transaction import Transaction, TxContext
+from rocetune.render.plan import config_hash
+from rocetune.render.simulate import reparse, simulators, with_devices
+from rocetune.session import Session
+from rocetune.snapshot import Command, Snapshot, SourceFile
+
+_REDACT_AS = Command("apply", "apply")
+
+
+def change_texts(platform: str, changes: Sequence[dict[str, Any]]) -> list[str]:
+    """Plan change objects -> the change texts the platform's replay takes."""
+    import json
+
+    if platform == "sonic":
+        return [json.dumps(op, sort_keys=True) for c in changes for op in c.get("patch", [])]
+    return ["\n".join(str(x) for x in c.get("commands", [])) for c in changes]
+
+
+def _link_devices(label: str | None) -> set[str]:
+    """``devA:portX--devB:portY`` -> {devA, devB}."""
+    return {end.split(":", 1)[0] for end in (label or "").split("--") if end}
+
+
+class LiveFleet:
+    """The real :class:`rocetune.apply.fleet.Fleet` of an inventory."""
+
+    def __init__(
+        self,
+        inv: Inventory,
+        collect_options: CollectOptions | None = None,
+        creds: CredentialSource | None = None,
+    ) -> None:
+        self.inv = inv
+        self.options = collect_options or CollectOptions()
+        self.creds = creds
+        base = audit_inventory(inv)
+        self.fabric = base.fabric
+        self.provenance: dict[str, Provenance] = dict(base.provenance)
+        self.intent: Intent = self.fabric.intent
+        nodes = {
+            d.name: Node(d.name, d.platform or "", d.role, tuple(getattr(d, "groups", ()) or ()))
+            for d in inv.devices.values()
+        }
+        pairs = {(lk.a.device, lk.b.device) for lk in self.fabric.links}
+        pairs |= {(lk.a.device, lk.b.device) for lk in inv.links}
+        self.topology = Topology(nodes, tuple(sorted(pairs)))
+        self._jobs: dict[str, Job] = {}
+        self._lock = threading.Lock()
+
+    # --- sessions --------------------------------------------------------------------------
+    def _job(self, device: str) -> Job:
+        with self._lock:
+            if device not in self._jobs:
+                jobs, failed = collect_plan(self.inv, [device], self.options, self.creds)
+                if failed:
+                    raise Unreachable(f"{device}: {failed[0].failure}")
+                self._jobs[device] = jobs[0]
+            return self._jobs[device]
+
+    def open(self, device: str) -> Session:
+        """A new session to ``device``."""
+        job = self._job(device)
+        try:
+            return job.transport.open(job.target)
+        except Exception as exc:
+            raise Unreachable(str(classify(exc))) from exc
+
+    def collect(self, device: str) -> Snapshot:
+        """A fresh collection (the platform's commands and follow-ups, redacted)."""
+        job = self._job(device)
+        redact = redactor_for(job.target.platform)
+        try:
+            got = collect_device(job.target, job.driver, job.nics, job.transport, redact)
+        except Exception as exc:
+            raise Unreachable(str(classify(exc))) from exc
+        files = {n: SourceFile(path=n, text=t) for n, t in got.outputs.items()}
+        return Snapshot(files=files, meta=got.meta(device, job.target.platform))
+
+    # --- what the plan says ----------------------------------------------------------------
+    def _platform(self, device: str) -> str:
+        return self.inv.devices[device].platform or ""
+
+    def config_hash(self, device: str, snapshot: Snapshot) -> str:
+        """The plan's hash function."""
+        return config_hash(self._platform(device), snapshot)
+
+    def _like(self, device: str) -> Device:
+        got = self.fabric.devices.get(device)
+        if got is not None:
+            return got
+        dev = self.inv.devices[device]
+        kind = "host" if (dev.role or "") == "host" else "switch"
+        return Device(name=device, kind=kind, platform=dev.platform or "", role=dev.role)
+
+    def model(self, device: str, snapshot: Snapshot) -> Device:
+        """The snapshot parsed the way the audit parsed the device."""
+        return reparse(self._like(device), snapshot)[0]
+
+    def replay(
+        self, device: str, snapshot: Snapshot, changes: Sequence[dict[str, Any]]
+    ) -> Snapshot:
+        """The plan's replay of the changes on ``snapshot``."""
+        platform = self._platform(device)
+        simulate = simulators().get(platform)
+        if simulate is None:
+            raise RocetuneError(f"{device}: platform {platform!r} cannot replay a plan")
+        return simulate(snapshot, change_texts(platform, changes))
+
+    def lint(self, device: str, snapshot: Snapshot) -> list[Finding]:
+        """Every rule on the fabric with this device as in ``snapshot``; its findings."""
+        model, prov = reparse(self._like(device), snapshot)
+        fabric = with_devices(self.fabric, {device: model})
+        provenance = {**self.provenance, device: prov}
+        found = _check(fabric, provenance, Selection(), None)
+        return [f for f in found if f.device == device or device in _link_devices(f.link)]
+
+    def counters(self, device: str, session: Session) -> list[PortCounters] | None:
+        """Host NIC counters; None for platforms without a counter reader (switches)."""
+        if self._platform(device) != "linux_host":
+            return None
+        from rocetune.platforms.linux_host.commands import HW_COUNTERS, STATS
+        from rocetune.platforms.linux_host.counters import nic_counters, parse_counter_text
+
+        model = self.fabric.devices.get(device)
+        if model is None or not model.nics:
+            return None
+        out: list[PortCounters] = []
+        for name, nic in sorted(model.nics.items()):
+            stats, hw = session.run_many(
+                [STATS.command(name).command, HW_COUNTERS.command(nic.rdma_device or "").command]
+            )
+            ethtool = parse_counter_text(stats.text)[0] if stats.error is None else None
+            rdma = parse_counter_text(hw.text)[1] if hw.error is None else None
+            out.append(nic_counters(device, name, ethtool, rdma))
+        return out
+
+    def verify(self, pairs: Sequence[tuple[str, str]]) -> list[str]:
+        """perftest on ``pairs`` (``host:nic`` each); error findings and problems."""
+        from rocetune.api.verification import close_all, open_sessions, with_verification
+        from rocetune.verify.live import plan_hosts
+        from rocetune.verify.plan import Endpoint, build_plan
+        from rocetune.verify.runner import PlanRunner, RunOptions
+
+        ends = [(Endpoint(*a.split(":", 1)), Endpoint(*b.split(":", 1))) for a, b in pairs]
+        addresses = {d.name: d.host for d in self.inv.devices.values() if d.host is not None}
+        plan = build_plan(self.fabric, ends, addresses)
+        try:
+            sessions = open_sessions(self.inv, plan_hosts(plan), self.options, self.creds)
+        except RocetuneError as exc:
+            return [str(exc)]
+        try:
+            found = PlanRunner(self.fabric, sessions, RunOptions()).run(plan)
+        finally:
+            close_all(sessions.values())
+        base = audit_inventory(self.inv)
+        result = with_verification(
+            base, found, selection=Selection(), options=None, policy=None, inv=self.inv
+        )
+        errors = [
+            f"{f.code} {f.device or ''} {f.port or f.link or ''}: {f.message}".strip()
+            for f in result.findings
+            if f.code.startswith("RT8") and f.severity.value == "error"
+        ]
+        return list(found.problems) + errors
+
+    def transaction(self, device: str, context: TxContext) -> Transaction | None:
+        """The platform's apply driver."""
+        driver = get_driver(self._platform(device))
+        return None if driver is None else driver.transaction(context)
+
+    def redact(self, device: str, text: str) -> str:
+        """The platform's redactor on a device answer."""
+        return redactor_for(self._platform(device))(_REDACT_AS, text)
+
+
+def apply(
+    plan_path: Path | None,
+    inventory: Path | None,
+    options: ApplyOptions,
+    runs_dir: Path,
+    *,
+    resume: str | None = None,
+    rollback: str | None = None,
+    collect_options: CollectOptions | None = None,
+    clock: Clock | None = None,
+    observer: Observer | None = None,
+    stop: threading.Event | None = None,
+    fleet: Any = None,
+) -> RunResult:
+    """Apply ``plan_path`` to ``inventory``'s devices (or resume/roll back a recorded run)."""
+    clock = clock or SystemClock()
+    if fleet is None:
+        if inventory is None:
+            raise RocetuneError("give --inventory (the inventory the plan was made from)")
+        fleet = LiveFleet(load_inventory(inventory), collect_options)
+    if resume is not None:
+        return resume_run(fleet, runs_dir, resume, clock, observer, stop, options)
+    if rollback is not None:
+        return rollback_run(fleet, runs_dir, rollback, options, clock, observer, stop)
+    if plan_path is None:
+        raise RocetuneError("give PLAN.json")
+    plan = load_plan(plan_path)
+    extra = {"inventory": str(inventory) if inventory else None}
+    run = Run(fleet, options, runs_dir, clock, observer, stop)
+    return run.start(plan, extra)
+
+
+__all__ = ["LiveFleet", "apply", "change_texts", "replace"]

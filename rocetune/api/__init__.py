@@ -2,7 +2,8 @@
 
 - :mod:`.audits`: :func:`audit` an inventory, :func:`lint` config files;
 - :mod:`.changes`: :func:`render` the intended configs, :func:`plan` the change;
-- :mod:`.verification`: :func:`verify_plan` and :func:`verify` (perftest over SSH, then audit).
+- :mod:`.verification`: :func:`verify_plan` and :func:`verify` (perftest over SSH, then audit);
+- :mod:`.applying`: :func:`apply` a plan in a maintenance window (``rocetune.apply``).
 
 Callers pick a reporter (:mod:`rocetune.report`). The result types live in the model
 (:class:`rocetune.model.AuditResult`); they are re-exported here for library users.
@@ -19,10 +20,12 @@ from rocetune.api.audits import audit, audit_inventory, lint
 from rocetune.model import AuditResult, DeviceStatus
 
 if TYPE_CHECKING:
+    from rocetune.api.applying import apply
     from rocetune.api.changes import plan, render
     from rocetune.api.verification import verify, verify_plan
 
 _LAZY = {
+    "apply": "applying",
     "plan": "changes",
     "render": "changes",
     "verify": "verification",
@@ -32,6 +35,7 @@ _LAZY = {
 __all__ = [
     "AuditResult",
     "DeviceStatus",
+    "apply",
     "audit",
     "audit_inventory",
     "lint",

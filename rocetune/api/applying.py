@@ -23,6 +23,7 @@ from typing import Any
 
 from rocetune.api.audits import _check, audit_inventory
 from rocetune.apply.fleet import Node, Topology, Unreachable
+from rocetune.apply.gates import link_devices
 from rocetune.apply.options import ApplyOptions, Clock, Observer, SystemClock
 from rocetune.apply.planfile import load_plan
 from rocetune.apply.resume import resume_run, rollback_run
@@ -56,11 +57,6 @@ def change_texts(platform: str, changes: Sequence[dict[str, Any]]) -> list[str]:
     if platform == "sonic":
         return [json.dumps(op, sort_keys=True) for c in changes for op in c.get("patch", [])]
     return ["\n".join(str(x) for x in c.get("commands", [])) for c in changes]
-
-
-def _link_devices(label: str | None) -> set[str]:
-    """``devA:portX--devB:portY`` -> {devA, devB}."""
-    return {end.split(":", 1)[0] for end in (label or "").split("--") if end}
 
 
 class LiveFleet:
@@ -154,7 +150,7 @@ class LiveFleet:
         fabric = with_devices(self.fabric, {device: model})
         provenance = {**self.provenance, device: prov}
         found = _check(fabric, provenance, Selection(), None)
-        return [f for f in found if f.device == device or device in _link_devices(f.link)]
+        return [f for f in found if f.device == device or device in link_devices(f.link)]
 
     def counters(self, device: str, session: Session) -> list[PortCounters] | None:
         """Host NIC counters; None for platforms without a counter reader (switches)."""

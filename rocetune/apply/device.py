@@ -92,6 +92,8 @@ class DeviceWorker:
         self.clock, self.observer, self.stop = clock, observer, stop
         self.run_id, self.store = run_id, store
         self._steps: dict[str, str] = {}
+        self.peers: dict[str, DeviceRun] = {}
+        """Every device of the run (the run sets it): whose links may wait for a later wave."""
         self._mutex = threading.Lock()
 
     # --- bookkeeping -------------------------------------------------------------------------
@@ -328,6 +330,10 @@ class DeviceWorker:
         self.move(dev, D.ARMED, f"committed with a {int(timer)} s device-side revert timer")
         self._verify(dev, tx, session)
 
+    def waiting(self, dev: DeviceRun) -> frozenset[str]:
+        """Planned devices other than ``dev`` that do not run their plan (yet)."""
+        return frozenset(n for n, d in self.peers.items() if n != dev.name and d.state != D.DONE)
+
     def gates(self, dev: DeviceRun, post: Observation) -> list[Gate]:
         """Every gate of :mod:`rocetune.apply.gates` on ``post``."""
         assert dev.pre is not None
@@ -335,7 +341,7 @@ class DeviceWorker:
         intent = self.fleet.intent
         found = [
             config_gate(post, dev.intended, intent),
-            audit_gate(dev.audit_base or dev.pre, post, dev.planned.fixes),
+            audit_gate(dev.audit_base or dev.pre, post, dev.planned.fixes, self.waiting(dev)),
             counters_gate(dev.pre, post, intent.lossless_priorities),
             lldp_gate(dev.pre, post),
         ]

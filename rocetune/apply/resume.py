@@ -161,7 +161,9 @@ def resume_run(  # noqa: PLR0917 (the run's collaborators)
     options = recorded_options(summary, base)
     run = Run(fleet, options, runs_dir, clock, observer, stop, run_id=run_id)
     names = [str(n) for n in summary.start.get("devices", [])]
-    run.devices = {n: DeviceRun(planned[n], D(summary.devices.get(n, "PENDING"))) for n in names}
+    run.devices.update(
+        {n: DeviceRun(planned[n], D(summary.devices.get(n, "PENDING"))) for n in names}
+    )
     run.record.write("resume", reason=f"resumed by {run.record.who}")
     why = run.take_lease()
     if why:

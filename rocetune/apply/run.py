@@ -119,6 +119,7 @@ class Run:
             self.directory,
         )
         self.devices: dict[str, DeviceRun] = {}
+        self.worker.peers = self.devices
         self.waves: list[list[str]] = []
         self.started = time.monotonic()
 
@@ -191,7 +192,7 @@ class Run:
     def start(self, plan: ApplyPlan, extra: dict[str, Any] | None = None) -> RunResult:
         """A fresh run of ``plan``."""
         chosen = select(plan, self.options.devices)
-        self.devices = {d.name: DeviceRun(d) for d in chosen}
+        self.devices.update({d.name: DeviceRun(d) for d in chosen})
         self.record.write(
             "start",
             plan=str(plan.path),

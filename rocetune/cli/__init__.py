@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 import click
 
 from rocetune import __version__
+from rocetune.cli.apply import apply as apply_cmd
 from rocetune.cli.collect import collect_cmd, collect_options, live_collector
 from rocetune.cli.common import (
     common_options,
@@ -165,6 +166,7 @@ def rules_cmd(fmt: str) -> None:
         click.echo(f"{head} {row['summary']}")
 
 
+cli.add_command(apply_cmd)
 cli.add_command(collect_cmd)
 cli.add_command(diff_cmd)
 cli.add_command(explain_cmd)

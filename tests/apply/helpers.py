@@ -41,6 +41,7 @@ class Lab:
     ) -> None:
         conf = dict(conf or BAD)
         self.engines[name] = KvEngine(name, self.clock, dict(conf), fault)
+        self.engines[name].down = "unreachable" in fault.split("+")
         self.pre[name] = dict(conf)
         dev = plan_device(name, conf, ports)
         after = dict(conf)
@@ -48,6 +49,8 @@ class Lab:
             for line in change["commands"]:
                 edit(after, line)
         self.intended[name] = after
+        if "bad-change" in fault.split("+"):  # a line the device refuses at stage
+            dev["changes"][-1]["commands"].append("frobnicate Ethernet0")
         self.plan.setdefault("devices", []).append(dev)
         self.roles[name] = role
 

@@ -13,6 +13,7 @@ It models the contract, not a vendor: vendor behaviour is tested with the platfo
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -97,7 +98,7 @@ class KvEngine:
 
     def __post_init__(self) -> None:
         self.startup = dict(self.running)
-        if self.fault == "foreign-session":
+        if self.has("foreign-session"):
             self.staged["someone-else"] = ["set x.y 1"]
 
     # Engine protocol
@@ -114,10 +115,17 @@ class KvEngine:
             self.fired += 1
 
     def _once(self, fault: str) -> bool:
-        if self.fault == fault:
-            self.fault = "none"
+        """Whether ``fault`` is injected now (each fires once; ``a+b`` combines two)."""
+        faults = self.fault.split("+")
+        if fault in faults:
+            faults.remove(fault)
+            self.fault = "+".join(faults) or "none"
             return True
         return False
+
+    def has(self, fault: str) -> bool:
+        """Whether ``fault`` is (still) injected."""
+        return fault in self.fault.split("+")
 
     def handle(self, conn: int, command: str) -> Reply | None:
         self.log.append(command)
@@ -175,7 +183,7 @@ class KvEngine:
                 return Reply("", disconnect=True)
             return Reply("")
         if op == "rollback" and len(rest) == 1:
-            if self.fault == "rollback-fails-forever" or self._once("rollback-fails"):
+            if self.has("rollback-fails-forever") or self._once("rollback-fails"):
                 return Reply("% Error: rollback verification failed\n")
             if self.armed is not None and self.armed[0] == rest[0]:
                 self.running = dict(self.armed[1])
@@ -406,7 +414,8 @@ class KvFleet:
         conf = parse_kv(snapshot.files["running.txt"].text)
         for change in changes:
             for line in change["commands"]:
-                edit(conf, line)
+                with contextlib.suppress(ValueError):  # the device refuses it at stage
+                    edit(conf, line)
         return Snapshot(files={"running.txt": SourceFile("running.txt", show_kv(conf))})
 
     def lint(self, device: str, snapshot: Snapshot) -> list[Finding]:

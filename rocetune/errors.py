@@ -35,7 +35,24 @@ class RocetuneError(Exception):
 
 
 class InventoryError(RocetuneError):
-    """The inventory file is invalid."""
+    """The inventory file is invalid. ``more`` holds further problems found in the same file
+    (every problem is reported at once); they are printed on their own lines after this one."""
+
+    more: tuple[InventoryError, ...] = ()
+
+    def __str__(self) -> str:
+        first = super().__str__()
+        if not self.more:
+            return first
+        rest = "".join(f"\n  {RocetuneError.__str__(e)}" for e in self.more)
+        return f"{first}{rest}\n  ({1 + len(self.more)} problems in this inventory)"
+
+
+def combined(errors: list[InventoryError]) -> InventoryError:
+    """One exception for several inventory problems (the first, with the others in ``more``)."""
+    first = errors[0]
+    first.more = tuple(errors[1:])
+    return first
 
 
 class ConfigError(RocetuneError):

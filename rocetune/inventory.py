@@ -15,8 +15,9 @@ Shape (architecture.md)::
       - {rule: RT201, device: leaf1, port: swp1, reason: "...", expires: 2025-12-31}
 
 Credentials never sit in the inventory: only names of environment variables
-(``username_env``/``password_env``), an SSH agent or key, or a prompt. A literal password is
-refused. Unknown keys are errors with a "did you mean" hint.
+(``username_env``/``password_env``), an SSH agent or key, or a prompt. A literal user name
+(``username:``) is allowed; a literal password is refused. Unknown keys are errors with a
+"did you mean" hint. Every problem of a file is reported at once, in file order.
 
 ``roce_ports:`` (defaults, a group or a device; the first one set wins, like ``role:``)
 lists the switch ports that carry RoCE: names, globs (``Ethernet*``) or ranges
@@ -39,7 +40,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError
 
 from rocetune import inputs
-from rocetune.errors import InventoryError
+from rocetune.errors import InventoryError, combined
 from rocetune.model import Intent, Link, LinkEnd, Model
 from rocetune.platforms import KNOWN_PLATFORMS
 from rocetune.suppress import Suppression
@@ -48,6 +49,7 @@ _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$")
 _PORT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/:-]{0,63}$")
 _HOST_RE = re.compile(r"^[A-Za-z0-9._:%-]{1,253}$")
 _ENV_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
+_USER_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._@-]{0,63}$")
 _PORT_PATTERN_RE = re.compile(r"^[A-Za-z0-9*?\[\]!._/:-]{1,64}$")
 _SECRET_KEYS = {"password", "passwd", "pass", "secret", "enable_secret", "token", "key"}
 
@@ -66,19 +68,35 @@ def _check_env(v: str | None) -> str | None:
 class Access(Model):
     """How to reach a device: names of env vars, never secrets themselves."""
 
+    username: str | None = None
+    """A literal SSH user name (not a secret); ``username_env`` names a variable instead."""
     username_env: str | None = None
+    """Name of the environment variable holding the SSH user name; default ROCETUNE_USER."""
     password_env: str | None = None
+    """Name of the environment variable holding the SSH password; default ROCETUNE_PASSWORD."""
     port: int | None = Field(default=None, ge=1, le=65535)
+    """SSH port; default 22."""
     device_type: str | None = None
     """netmiko device type override."""
     use_keys: bool | None = None
+    """Try the SSH agent and ~/.ssh/id_* keys (then a password only when its variable is set)."""
     key_file: str | None = None
+    """SSH private key file (relative to the inventory)."""
     ssh_config: str | None = None
+    """OpenSSH client config file (User, Port, ProxyJump with one hop, IdentityFile)."""
 
     @field_validator("username_env", "password_env")
     @classmethod
     def _env(cls, v: str | None) -> str | None:
         return _check_env(v)
+
+    @field_validator("username")
+    @classmethod
+    def _username(cls, v: str | None) -> str | None:
+        if v is not None and not _USER_RE.match(v):
+            msg = "is not a user name (letters, digits, . _ - @; value not shown)"
+            raise ValueError(msg)
+        return v
 
 
 def _check_port_patterns(v: tuple[str, ...] | None) -> tuple[str, ...] | None:
@@ -93,7 +111,9 @@ class Defaults(Access):
     """Settings every device inherits."""
 
     platform: str | None = None
+    """Platform name (sonic, cumulus, eos, nxos, linux_host, ...); unsupported ones: RT002."""
     role: str | None = None
+    """Role in the topology (spine, leaf, host, ...): scopes rules and link checks."""
     asic: str | None = None
     """Switch ASIC (``spectrum3``...) when the snapshot does not tell: picks headroom constants."""
     roce_ports: tuple[str, ...] | None = None
@@ -109,10 +129,15 @@ class Group(Access):
     """A named set of settings; groups may inherit other groups."""
 
     platform: str | None = None
+    """Platform name (sonic, cumulus, eos, nxos, linux_host, ...); unsupported ones: RT002."""
     role: str | None = None
+    """Role in the topology (spine, leaf, host, ...): scopes rules and link checks."""
     asic: str | None = None
+    """Switch ASIC (spectrum3, td4, ...) when the snapshot does not tell (headroom constants)."""
     groups: tuple[str, ...] = ()
+    """Groups whose settings apply (first listed wins), by name."""
     roce_ports: tuple[str, ...] | None = None
+    """Switch ports that carry RoCE: names, globs or ranges; unset: from links and config."""
 
     @field_validator("roce_ports")
     @classmethod
@@ -124,13 +149,21 @@ class DeviceEntry(Access):
     """One device as written in the inventory."""
 
     host: str | None = None
+    """Address or name to connect to over SSH."""
     platform: str | None = None
+    """Platform name (sonic, cumulus, eos, nxos, linux_host, ...); unsupported ones: RT002."""
     role: str | None = None
+    """Role in the topology (spine, leaf, host, ...): scopes rules and link checks."""
     asic: str | None = None
+    """Switch ASIC (spectrum3, td4, ...) when the snapshot does not tell (headroom constants)."""
     groups: tuple[str, ...] = ()
+    """Groups whose settings apply (first listed wins), by name."""
     snapshot: str | None = None
+    """A saved snapshot (directory or file, relative to the inventory), read instead of SSH."""
     nics: tuple[str, ...] | None = None
+    """Hosts: the RoCE netdevs to collect (default: from ibdev2netdev / sysfs)."""
     roce_ports: tuple[str, ...] | None = None
+    """Switch ports that carry RoCE: names, globs or ranges; unset: from links and config."""
 
     @field_validator("roce_ports")
     @classmethod
@@ -159,8 +192,11 @@ class LinkEntry(Model):
     """A declared link between two ``device:port`` ends."""
 
     a: str
+    """One end, ``device:port``."""
     b: str
+    """The other end, ``device:port``."""
     length_m: float | None = Field(default=None, gt=0, le=100_000)
+    """Cable length in metres (headroom sizing); unset: the intent's ``cable_length_m``."""
 
     @field_validator("a", "b")
     @classmethod
@@ -176,10 +212,15 @@ class InventoryFile(Model):
     """The whole file."""
 
     intent: Intent = Intent()
+    """The fabric's lossless plan every rule compares against (defaults: the de-facto plan)."""
     defaults: Defaults = Defaults()
+    """Settings every device inherits (access, platform, role, asic, roce_ports)."""
     groups: dict[str, Group] = Field(default_factory=dict)
+    """Named sets of settings devices list in ``groups:``; groups may list parent groups."""
     devices: dict[str, DeviceEntry] = Field(default_factory=dict)
+    """The devices by name (switches and hosts)."""
     links: tuple[LinkEntry, ...] = ()
+    """Declared links (``a``/``b`` device:port ends, optional ``length_m``); LLDP adds more."""
     suppressions: tuple[Suppression, ...] = ()
     """Accepted findings: {rule, device glob, port/link glob, reason, expires} (optional)."""
     snapshots_dir: str | None = None
@@ -273,7 +314,13 @@ def _did_you_mean(word: str, options: list[str]) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
-def _check_keys(path: Path, node: Any, model: type[Model], loc: tuple[int | str, ...]) -> None:
+Problems = list[InventoryError]
+"""Every problem found so far (all are reported at once)."""
+
+
+def _check_keys(
+    path: Path, node: Any, model: type[Model], loc: tuple[int | str, ...], errs: Problems
+) -> None:
     if not isinstance(node, CommentedMap):
         return
     fields = list(model.model_fields)
@@ -285,32 +332,34 @@ def _check_keys(path: Path, node: Any, model: type[Model], loc: tuple[int | str,
                 f"literal credential {k!r} is not allowed in an inventory: name an environment "
                 "variable with password_env/username_env, or use an SSH agent/key or the prompt"
             )
-            raise InventoryError(msg, file=path, line=line, column=col)
-        if k not in fields:
+            errs.append(InventoryError(msg, file=path, line=line, column=col))
+        elif k not in fields:
             line, col = _pos(node, key)
             where = ".".join(str(p) for p in loc) or "top level"
             msg = f"unknown key {k!r} in {where}{_did_you_mean(k, fields)}"
-            raise InventoryError(msg, file=path, line=line, column=col)
+            errs.append(InventoryError(msg, file=path, line=line, column=col))
 
 
-def _check_nested(path: Path, node: Any, model: type[Model], loc: tuple[int | str, ...]) -> None:
+def _check_nested(
+    path: Path, node: Any, model: type[Model], loc: tuple[int | str, ...], errs: Problems
+) -> None:
     """Check keys of ``node`` against ``model`` and recurse into sub-model fields."""
-    _check_keys(path, node, model, loc)
+    _check_keys(path, node, model, loc, errs)
     if not isinstance(node, CommentedMap):
         return
     for name, info in model.model_fields.items():
         sub = info.annotation
         if isinstance(sub, type) and issubclass(sub, Model) and name in node:
-            _check_nested(path, node[name], sub, (*loc, name))
+            _check_nested(path, node[name], sub, (*loc, name), errs)
 
 
-def _check_tree(path: Path, root: Any) -> None:
+def _check_tree(path: Path, root: Any, errs: Problems) -> None:
     if not isinstance(root, CommentedMap):
         line, col = _pos(root)
         raise InventoryError("an inventory must be a mapping", file=path, line=line or 1)
-    _check_keys(path, root, InventoryFile, ())
-    _check_nested(path, root.get("intent"), Intent, ("intent",))
-    _check_keys(path, root.get("defaults"), Defaults, ("defaults",))
+    _check_keys(path, root, InventoryFile, (), errs)
+    _check_nested(path, root.get("intent"), Intent, ("intent",), errs)
+    _check_keys(path, root.get("defaults"), Defaults, ("defaults",), errs)
     for section, model in (("groups", Group), ("devices", DeviceEntry)):
         entries = root.get(section)
         if isinstance(entries, CommentedMap):
@@ -318,24 +367,33 @@ def _check_tree(path: Path, root: Any) -> None:
                 if not _NAME_RE.match(str(name)):
                     line, col = _pos(entries, name)
                     msg = f"{name!r} is not a valid {section[:-1]} name"
-                    raise InventoryError(msg, file=path, line=line, column=col)
-                _check_keys(path, entry, model, (section, str(name)))
+                    errs.append(InventoryError(msg, file=path, line=line, column=col))
+                _check_keys(path, entry, model, (section, str(name)), errs)
     links = root.get("links")
     if isinstance(links, CommentedSeq):
         for i, link in enumerate(links):
-            _check_keys(path, link, LinkEntry, ("links", i))
+            _check_keys(path, link, LinkEntry, ("links", i), errs)
     sups = root.get("suppressions")
     if isinstance(sups, CommentedSeq):
         for i, sup in enumerate(sups):
-            _check_keys(path, sup, Suppression, ("suppressions", i))
+            _check_keys(path, sup, Suppression, ("suppressions", i), errs)
 
 
-def _validation_error(path: Path, root: Any, exc: ValidationError) -> InventoryError:
-    err = exc.errors()[0]
-    loc = tuple(err["loc"])
-    where = ".".join(str(p) for p in loc)
-    msg = err["msg"].removeprefix("Value error, ")
-    return _error(path, root, loc, f"{where}: {msg}")
+def _validation_errors(
+    path: Path, root: Any, exc: ValidationError, known: Problems | None = None
+) -> Problems:
+    """Every validation error; an extra key the key check reported already is not repeated."""
+    reported = {e.line for e in known or ()}
+    out = []
+    for err in exc.errors():
+        loc = tuple(err["loc"])
+        where = ".".join(str(p) for p in loc)
+        msg = err["msg"].removeprefix("Value error, ")
+        found = _error(path, root, loc, f"{where}: {msg}")
+        if err["type"] == "extra_forbidden" and found.line in reported:
+            continue
+        out.append(found)
+    return out
 
 
 # --- resolution ------------------------------------------------------------------------
@@ -453,20 +511,26 @@ def load_inventory(path: Path | str) -> Inventory:
     root = _read_yaml(path)
     if root is None:
         raise InventoryError("the inventory is empty", file=path, line=1)
-    _check_tree(path, root)
+    errs: Problems = []
+    _check_tree(path, root, errs)
     try:
         inv = InventoryFile.model_validate(_plain(root))
     except ValidationError as exc:
-        raise _validation_error(path, root, exc) from None
-    devices = {
-        name: _resolve_device(path, root, inv, name, entry) for name, entry in inv.devices.items()
-    }
+        raise combined(_sorted([*errs, *_validation_errors(path, root, exc, errs)])) from None
+    devices = {}
+    for name, entry in inv.devices.items():
+        try:
+            devices[name] = _resolve_device(path, root, inv, name, entry)
+        except InventoryError as exc:
+            errs.append(exc)
     snapshots_dir = None
     if inv.snapshots_dir is not None:
         snapshots_dir = (path.parent / inv.snapshots_dir).resolve()
         if not snapshots_dir.is_dir():
             msg = f"snapshots_dir {inv.snapshots_dir!r} is not a directory"
-            raise _error(path, root, ("snapshots_dir",), msg)
+            errs.append(_error(path, root, ("snapshots_dir",), msg))
+    if errs:
+        raise combined(_sorted(errs))
     return Inventory(
         path=path,
         intent=inv.intent,
@@ -475,6 +539,12 @@ def load_inventory(path: Path | str) -> Inventory:
         suppressions=inv.suppressions,
         snapshots_dir=snapshots_dir,
     )
+
+
+def _sorted(errs: Problems) -> Problems:
+    """In file order (problems without a line last), each once."""
+    unique = {(e.line, e.column, e.message): e for e in errs}
+    return sorted(unique.values(), key=lambda e: (e.line is None, e.line or 0, e.column or 0))
 
 
 def load_intent_file(path: Path | str) -> Intent:
@@ -487,11 +557,15 @@ def load_intent_file(path: Path | str) -> Intent:
         raise InventoryError("an intent file must be a mapping", file=path, line=1)
     if "intent" in root or "devices" in root:
         return load_inventory(path).intent
-    _check_nested(path, root, Intent, ())
+    errs: Problems = []
+    _check_nested(path, root, Intent, (), errs)
     try:
-        return Intent.model_validate(_plain(root))
+        intent = Intent.model_validate(_plain(root))
     except ValidationError as exc:
-        raise _validation_error(path, root, exc) from None
+        raise combined(_sorted([*errs, *_validation_errors(path, root, exc, errs)])) from None
+    if errs:
+        raise combined(_sorted(errs))
+    return intent
 
 
 def _refuse_aliases(text: str, path: Path) -> None:

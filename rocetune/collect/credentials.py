@@ -90,7 +90,7 @@ class CredentialSource:
         pass_env = access.password_env or DEFAULT_PASSWORD_ENV
         key_file = self._key_file(access)
         use_keys = bool(access.use_keys) or key_file is not None
-        username = self._lookup(user_env, "SSH username", secret=False)
+        username = access.username or self._lookup(user_env, "SSH username", secret=False)
         if username is None:
             if access.ssh_config is None:
                 msg = f"no username: set ${user_env}"

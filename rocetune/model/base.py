@@ -14,4 +14,4 @@ class Model(BaseModel):
     never treat it as a pass.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)

@@ -32,7 +32,9 @@ class CnpIntent(Model):
     """Where congestion notification packets travel: DSCP and 802.1p priority."""
 
     dscp: int = Field(default=48, ge=0, le=63)
+    """DSCP of congestion notification packets (CNPs) the NICs send; default 48."""
     priority: int = Field(default=6, ge=0, le=7)
+    """802.1p priority (and traffic class) CNPs travel on: strict, lossy; default 6."""
 
 
 SWITCH_MTU_MAX: dict[str, int] = {"eos": 9214, "nxos": 9216, "cumulus": 9216, "sonic": 9216}
@@ -50,11 +52,13 @@ class MtuIntent(Model):
     """
 
     host: int = Field(default=9000, gt=0)
+    """Host netdev MTU (IP MTU) in bytes; default 9000."""
     switch: int | None = Field(default=None, gt=0)
     """The switch port MTU target; None (the default) = each platform's largest MTU
     (:data:`SWITCH_MTU_MAX`: 9214 on EOS, 9216 elsewhere). A value above a platform's
     largest is capped there (the switch would reject it)."""
     roce: Literal[256, 512, 1024, 2048, 4096] = 4096
+    """RoCE path MTU (``active_mtu`` of the RDMA port) in bytes; default 4096."""
 
     def switch_for(self, platform: str) -> int:
         """The switch MTU target on ``platform`` (see :attr:`switch`)."""
@@ -71,22 +75,29 @@ class EcnIntent(Model):
     """
 
     min_kb_per_25g: float = Field(default=100, gt=0)
+    """Lowest ECN minimum threshold (Kmin) in KB per 25 Gb/s of port speed; default 100."""
     max_kb_per_25g: float = Field(default=400, gt=0)
+    """Highest ECN maximum threshold (Kmax) in KB per 25 Gb/s of port speed; default 400."""
 
 
 class WatchdogIntent(Model):
     """PFC watchdog policy (roce-knowledge.md §3.6; SONiC defaults 200/200 ms, drop)."""
 
     detection_ms: float = Field(default=200, gt=0)
+    """PFC watchdog detection time in milliseconds; default 200."""
     restoration_ms: float = Field(default=200, gt=0)
+    """PFC watchdog restoration time in milliseconds; default 200."""
     action: Literal["drop", "forward", "alert"] = "drop"
+    """What the watchdog does to a stormed queue: drop, forward or alert; default drop."""
 
 
 class VerifyIntent(Model):
     """Pass thresholds for perftest verification (roce-knowledge.md §6.4)."""
 
     min_bandwidth_fraction: float = Field(default=0.9, gt=0, le=1)
+    """perftest bandwidth below this fraction of line rate fails verification; default 0.9."""
     max_latency_us: float = Field(default=5, gt=0)
+    """perftest latency above this many microseconds fails verification; default 5."""
 
 
 class Intent(Model):
@@ -96,15 +107,25 @@ class Intent(Model):
     """
 
     lossless_priorities: tuple[Priority, ...] = (3,)
+    """802.1p priorities that must be lossless (PFC) end to end; default [3]."""
     roce_dscp: tuple[int, ...] = (26,)
+    """DSCP values of RoCE traffic; each must map to a lossless priority; default [26]."""
     cnp: CnpIntent = CnpIntent()
+    """Where CNPs travel (``dscp``, ``priority``)."""
     congestion_control: Literal["dcqcn", "none"] = "dcqcn"
+    """``dcqcn`` (ECN marking on the lossless queues is required) or ``none``; default dcqcn."""
     mtu: MtuIntent = MtuIntent()
+    """MTU targets: ``host``, ``switch``, ``roce``."""
     ecn: EcnIntent = EcnIntent()
+    """ECN threshold envelope per 25 Gb/s (``min_kb_per_25g``, ``max_kb_per_25g``)."""
     pfc_watchdog: WatchdogIntent = WatchdogIntent()
+    """PFC watchdog policy (``detection_ms``, ``restoration_ms``, ``action``)."""
     verify: VerifyIntent = VerifyIntent()
+    """Pass thresholds of ``rocetune verify``."""
     lossless_min_bandwidth_pct: float = Field(default=50, ge=0, le=100)
+    """Smallest ETS share, in percent, the lossless traffic classes get together; default 50."""
     max_lossless_priorities: int = Field(default=2, ge=1, le=8)
+    """Most lossless priorities a port should carry (headroom per priority); default 2."""
     l2_overhead_bytes: int = Field(default=22, ge=0)
     """Ethernet header + FCS + one VLAN tag a port adds on top of its IP MTU (14 + 4 + 4, as
     SONiC's orchagent adds to ``PORT.mtu``). Switch and host MTUs are both IP MTUs and are

@@ -15,11 +15,11 @@ from pathlib import Path, PurePath
 from rocetune.errors import ParseError, RocetuneError, SnapshotError
 from rocetune.model import DeviceProblem, Unparsed
 from rocetune.platforms import drivers, get_driver
-from rocetune.platforms.base import ParseResult, PlatformDriver
+from rocetune.platforms.base import ParseResult, Platform
 from rocetune.platforms.detect import detect
 from rocetune.snapshot import Snapshot, SourceFile, read_directory, read_single_file, read_text
 
-Found = tuple[PlatformDriver, Snapshot]
+Found = tuple[Platform, Snapshot]
 """The driver that reads a snapshot, and the snapshot."""
 
 
@@ -167,9 +167,7 @@ def load_device(
         return Loaded(error=RocetuneError(msg.splitlines()[0], file=source))
 
 
-def parse_snapshot(
-    driver: PlatformDriver, snap: Snapshot, name: str, role: str | None
-) -> ParseResult:
+def parse_snapshot(driver: Platform, snap: Snapshot, name: str, role: str | None) -> ParseResult:
     """Parse a snapshot the way :func:`load_device` does (refused commands, meta device).
 
     ``rocetune plan`` re-parses snapshots it replayed its changes on with this, so the replay
@@ -202,7 +200,7 @@ def load_host_files(name: str, paths: Sequence[Path], platform: str | None) -> L
     differ (see :func:`host_command_file`).
     """
     files: dict[str, SourceFile] = {}
-    driver: PlatformDriver | None = None
+    driver: Platform | None = None
     try:
         for path in paths:
             got = read_file(path, platform)

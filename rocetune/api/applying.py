@@ -33,7 +33,6 @@ from rocetune.collect.credentials import CredentialSource
 from rocetune.collect.device import collect_device
 from rocetune.collect.job import Job
 from rocetune.collect.reasons import classify
-from rocetune.collect.redactors import redactor_for
 from rocetune.collect.runner import plan as collect_plan
 from rocetune.engine import Selection
 from rocetune.errors import RocetuneError
@@ -41,9 +40,10 @@ from rocetune.inventory import Inventory, load_inventory
 from rocetune.model import Device, Finding, Intent, PortCounters
 from rocetune.platforms import get_driver
 from rocetune.platforms.base import Provenance
+from rocetune.platforms.common.redact import redact_fallback
 from rocetune.platforms.transaction import Transaction, TxContext
-from rocetune.render.plan import config_hash
-from rocetune.render.simulate import reparse, simulators, with_devices
+from rocetune.render.plan import config_hash, planner
+from rocetune.render.simulate import reparse, with_devices
 from rocetune.session import Session
 from rocetune.snapshot import Command, Snapshot, SourceFile
 
@@ -54,7 +54,8 @@ def change_texts(platform: str, changes: Sequence[dict[str, Any]]) -> list[str]:
     """Plan change objects -> the change texts the platform's replay takes."""
     import json
 
-    if platform == "sonic":
+    got = planner(platform)
+    if got is not None and got.native == "patch":
         return [json.dumps(op, sort_keys=True) for c in changes for op in c.get("patch", [])]
     return ["\n".join(str(x) for x in c.get("commands", [])) for c in changes]
 
@@ -106,7 +107,7 @@ class LiveFleet:
     def collect(self, device: str) -> Snapshot:
         """A fresh collection (the platform's commands and follow-ups, redacted)."""
         job = self._job(device)
-        redact = redactor_for(job.target.platform)
+        redact = job.driver.redactor
         try:
             got = collect_device(job.target, job.driver, job.nics, job.transport, redact)
         except Exception as exc:
@@ -139,10 +140,10 @@ class LiveFleet:
     ) -> Snapshot:
         """The plan's replay of the changes on ``snapshot``."""
         platform = self._platform(device)
-        simulate = simulators().get(platform)
-        if simulate is None:
+        got = planner(platform)
+        if got is None:
             raise RocetuneError(f"{device}: platform {platform!r} cannot replay a plan")
-        return simulate(snapshot, change_texts(platform, changes))
+        return got.simulate(snapshot, change_texts(platform, changes))
 
     def lint(self, device: str, snapshot: Snapshot) -> list[Finding]:
         """Every rule on the fabric with this device as in ``snapshot``; its findings."""
@@ -208,7 +209,9 @@ class LiveFleet:
 
     def redact(self, device: str, text: str) -> str:
         """The platform's redactor on a device answer."""
-        return redactor_for(self._platform(device))(_REDACT_AS, text)
+        driver = get_driver(self._platform(device))
+        redact = driver.redactor if driver is not None else redact_fallback
+        return redact(_REDACT_AS, text)
 
 
 def apply(

@@ -27,7 +27,7 @@ from rocetune.checks.base import (
     port_path,
 )
 from rocetune.checks.helpers import missing, missing_pfc, pfc_priorities
-from rocetune.model import Device, Port, Severity, Watchdog
+from rocetune.model import Device, Port, Severity, Watchdog, WatchdogLimits
 
 
 class PfcWatchdogOn(PortRule):
@@ -94,52 +94,19 @@ class PfcWatchdogOn(PortRule):
         )
 
 
-class TimerLimits(RuleOptions):
-    """Valid watchdog timers of one platform (ms; ranges are inclusive)."""
-
-    detection_ms: tuple[float, float] | None = None
-    restoration_ms: tuple[float, float] | None = None
-    poll_ms: tuple[float, float] | None = None
-    poll_max_fraction: float = Field(default=1.0, gt=0, le=1)
-    """The poll interval must be <= this fraction of the detection (and restoration) time."""
-    poll_bounds_restoration: bool = True
-    """Whether the restoration time also bounds the poll interval."""
-    detection_multiple_of_poll: bool = False
-    """Cumulus: detection = polling-interval x robustness (an integer >= 1)."""
-    source: str = ""
-
-
-def _default_platforms() -> dict[str, TimerLimits]:
-    return {
-        "sonic": TimerLimits(
-            detection_ms=(100, 5000),
-            restoration_ms=(100, 60000),
-            poll_ms=(100, 1000),
-            source="SONiC sonic-pfcwd.yang / pfcwd CLI (S7, S8)",
-        ),
-        "cumulus": TimerLimits(
-            poll_bounds_restoration=False,
-            detection_multiple_of_poll=True,
-            source="Cumulus NVUE polling-interval x robustness (S2)",
-        ),
-        "eos": TimerLimits(
-            detection_ms=(10, 60000),
-            restoration_ms=(10, 60000),
-            poll_ms=(5, 30000),
-            poll_max_fraction=0.5,
-            source="EOS pause watchdog timers (S18; partly unverified, roce-knowledge.md §2.4)",
-        ),
-    }
+TimerLimits = WatchdogLimits
+"""Valid watchdog timers of one platform (the model type; overridable in RT206's options)."""
 
 
 class WatchdogTimersOptions(RuleOptions):
-    """Options of RT206: timer limits keyed by ``Device.platform`` (override per platform)."""
+    """Options of RT206: timer limits keyed by ``Device.platform``, overriding the limits the
+    platform declares (``Device.watchdog_limits``, set when the device is parsed)."""
 
-    platforms: dict[str, TimerLimits] = Field(default_factory=_default_platforms)
+    platforms: dict[str, TimerLimits] = Field(default_factory=dict)
     generic: TimerLimits = TimerLimits(
         poll_bounds_restoration=False, source="generic sanity (platform limits unknown)"
     )
-    """Used for platforms not in ``platforms``: only poll <= detection."""
+    """Used for devices whose platform declares no limits: only poll <= detection."""
 
 
 def _enabled(dev: Device) -> tuple[list[tuple[Port, Watchdog]], Missing | None]:
@@ -184,7 +151,7 @@ class PfcWatchdogTimers(DeviceRule):
         if not on:
             return
         opts = options_of(ctx, WatchdogTimersOptions)
-        limits = opts.platforms.get(dev.platform, opts.generic)
+        limits = opts.platforms.get(dev.platform) or dev.watchdog_limits or opts.generic
         poll = dev.watchdog_poll_ms
         yield from _check_poll(dev, poll, limits)
         for value, ports in _groups(on, "detection_ms").items():

@@ -1,10 +1,10 @@
 """Live collection over SSH: netmiko sessions, concurrency, retries, credentials, trust.
 
 Entry point: :func:`collect` (inventory -> one snapshot directory per device). Modules:
-:mod:`.options` (settings, platform -> netmiko device type), :mod:`.credentials`,
+:mod:`.options` (settings), :mod:`.credentials`,
 :mod:`.target` (address, ssh_config, host-key trust, timeouts), :mod:`.transport` (the
 netmiko and exec-channel sessions), :mod:`.device` (one device's commands and follow-ups,
-redaction), :mod:`.redactors` (platform -> redaction rules in rocetune/platforms),
+redaction with the platform's redactor),
 :mod:`.writer` (atomic snapshot directories), :mod:`.reasons` (failure classification),
 :mod:`.job` (one device: retries, snapshot), :mod:`.pool` (threads and processes),
 :mod:`.runner` (inventory -> jobs -> outcomes), :mod:`.progress` (stderr progress),
@@ -14,14 +14,13 @@ redaction), :mod:`.redactors` (platform -> redaction rules in rocetune/platforms
 from __future__ import annotations
 
 from rocetune.collect.job import Outcome
-from rocetune.collect.options import DEFAULT_WORKERS, DEVICE_TYPES, CollectOptions
+from rocetune.collect.options import DEFAULT_WORKERS, CollectOptions
 from rocetune.collect.reasons import Failure, Reason
 from rocetune.collect.runner import CollectConfigError, collect
 from rocetune.collect.target import Timeouts, Trust
 
 __all__ = [
     "DEFAULT_WORKERS",
-    "DEVICE_TYPES",
     "CollectConfigError",
     "CollectOptions",
     "Failure",

@@ -9,18 +9,16 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from rocetune.collect.reasons import CollectError, Reason
 from rocetune.collect.target import Target
 from rocetune.collect.transport import Transport
-from rocetune.platforms.base import PlatformDriver
+from rocetune.platforms.base import Platform, Redactor
 from rocetune.session import Output, Session
 from rocetune.snapshot import Command, CommandRecord, Snapshot, SnapshotMeta, SourceFile
-
-Redactor = Callable[[Command, str], str]
 
 
 @dataclass
@@ -83,7 +81,7 @@ def _run(
 
 def collect_device(
     target: Target,
-    driver: PlatformDriver,
+    driver: Platform,
     nics: Sequence[str],
     transport: Transport,
     redact: Redactor,

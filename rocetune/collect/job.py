@@ -16,11 +16,10 @@ from pathlib import Path
 from rocetune.collect.device import Collected, collect_device
 from rocetune.collect.options import CollectOptions
 from rocetune.collect.reasons import Failure, Reason, classify
-from rocetune.collect.redactors import redactor_for
 from rocetune.collect.target import Target
 from rocetune.collect.transport import Transport
 from rocetune.collect.writer import write_device
-from rocetune.platforms.base import PlatformDriver
+from rocetune.platforms.base import Platform
 
 
 @dataclass(frozen=True)
@@ -48,7 +47,7 @@ class Job:
     """One device to collect, fully resolved."""
 
     target: Target
-    driver: PlatformDriver
+    driver: Platform
     nics: tuple[str, ...]
     transport: Transport
     secrets: tuple[str, ...] = field(default=(), repr=False)
@@ -65,7 +64,7 @@ def _scrub(failure: Failure, secrets: Iterable[str]) -> Failure:
 def _attempts(job: Job, options: CollectOptions, stop: threading.Event) -> Collected | Outcome:
     """Run the job with retries; return the Collected data or a failed Outcome."""
     attempt = 0
-    redact = redactor_for(job.target.platform)
+    redact = job.driver.redactor
     while True:
         attempt += 1
         try:

@@ -1,4 +1,4 @@
-"""Collection settings and the platform -> netmiko device type table."""
+"""Collection settings (the netmiko device type is the platform's ``device_type``)."""
 
 from __future__ import annotations
 
@@ -7,20 +7,6 @@ from pathlib import Path
 from typing import Literal
 
 from rocetune.collect.target import Timeouts, Trust
-
-DEVICE_TYPES: dict[str, str] = {
-    "sonic": "linux",
-    "cumulus": "cumulus_linux",
-    "eos": "arista_eos",
-    "nxos": "cisco_nxos",
-    "linux_host": "linux",
-    "onyx": "mellanox_mlnxos",
-    "junos": "juniper_junos",
-}
-"""Platform -> netmiko device type (overridable per device with ``device_type``).
-
-Community SONiC lands in bash, so ``linux`` (netmiko has no generic ``sonic``; ``dell_sonic``
-is Enterprise SONiC's ``sonic-cli``). ``cumulus_linux`` needs netmiko >= 4.6."""
 
 DEFAULT_WORKERS = 32
 """Concurrent sessions. netmiko is CPU-bound at ~18 ms per device under the GIL, so more

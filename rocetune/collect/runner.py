@@ -17,7 +17,7 @@ from typing import Protocol
 from rocetune.collect.credentials import CredentialError, CredentialSource
 from rocetune.collect.exec_channel import ExecTransport
 from rocetune.collect.job import Job, Outcome
-from rocetune.collect.options import DEVICE_TYPES, CollectOptions
+from rocetune.collect.options import CollectOptions
 from rocetune.collect.pool import run_jobs
 from rocetune.collect.reasons import CollectError, Failure, Reason
 from rocetune.collect.target import Target
@@ -77,7 +77,7 @@ def _job(
         cred = creds.resolve(dev.access)
     except CredentialError as exc:
         raise _NoCredentials(str(exc)) from None
-    device_type = dev.access.device_type or DEVICE_TYPES.get(dev.platform, "linux")
+    device_type = dev.access.device_type or driver.device_type
     use_exec = driver.kind == "host" and options.host_transport == "exec"
     use_exec = use_exec and dev.access.device_type is None
     target = Target(

@@ -4,7 +4,7 @@
   the platform's device type, ``fast_cli``, and a known prompt (``auto_find_prompt=False``
   with an end-anchored prompt pattern, so a hostname inside the output never ends a read
   early). A rejected command is recognised by its text (:mod:`rocetune.platforms.common.
-  cli_errors`).
+  cli_errors` patterns, the platform's ``error_marker``).
 - :class:`rocetune.collect.exec_channel.ExecTransport`: one SSH exec channel per command
   over one paramiko connection (no PTY, no prompt scraping, real exit status and stderr,
   several commands at a time): for Linux hosts.
@@ -25,7 +25,7 @@ from typing import Any, Protocol
 from rocetune.collect import known_hosts
 from rocetune.collect.reasons import CollectError, Reason
 from rocetune.collect.target import Endpoint, Target, Timeouts, Trust, endpoint
-from rocetune.platforms.common.cli_errors import command_error
+from rocetune.platforms import get_driver
 from rocetune.session import Output, Session
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -62,6 +62,7 @@ class NetmikoSession:
         max_output: int = 64 * 2**20,
     ) -> None:
         self.conn, self.platform, self.read_timeout = conn, platform, read_timeout
+        self.driver = get_driver(platform)
         base = re.escape(str(conn.base_prompt).strip())
         self.pattern = rf"(?:^|[\r\n]){base}[>#$%]?[ \t]*\Z"
         self.broken = False
@@ -84,7 +85,7 @@ class NetmikoSession:
             self.broken = True
             raise _with_command(exc, command) from exc
         text = finish_text(str(text))
-        error = command_error(self.platform, text)
+        error = self.driver.command_error(text) if self.driver is not None else None
         return Output(text, error, time.monotonic() - start)
 
     def run_many(self, commands: Sequence[str]) -> list[Output]:

@@ -27,6 +27,7 @@ from rocetune.model.intent import (
     VerifyIntent,
     WatchdogIntent,
 )
+from rocetune.model.limits import PlatformLimits, WatchdogLimits
 from rocetune.model.provenance import Provenance, SourceRef
 from rocetune.model.result import (
     AuditResult,
@@ -72,6 +73,7 @@ __all__ = [
     "PerftestError",
     "PerftestHeader",
     "PerftestResult",
+    "PlatformLimits",
     "PolicyOutcome",
     "Port",
     "PortCounters",
@@ -85,4 +87,5 @@ __all__ = [
     "VerifyIntent",
     "Watchdog",
     "WatchdogIntent",
+    "WatchdogLimits",
 ]

@@ -11,6 +11,7 @@ from typing import Literal
 from pydantic import Field
 
 from rocetune.model.base import Model
+from rocetune.model.limits import WatchdogLimits
 
 Trust = Literal["dscp", "pcp", "both", "port"]
 """How a port classifies: by DSCP (L3), by PCP (L2), both (IP by DSCP), or the port default."""
@@ -322,7 +323,11 @@ class Device(Model):
     leaves out. Set by parsers whose platform has such defaults (SONiC); None = not told."""
     mtu_max: int | None = None
     """The largest port MTU the platform accepts, in the unit of :attr:`Port.mtu` (EOS 9214);
-    None = not known. A larger configured MTU is rejected by the switch (RT601)."""
+    None = not known. A larger configured MTU is rejected by the switch (RT601). Set from the
+    platform's :class:`~rocetune.model.limits.PlatformLimits` when parsed."""
+    watchdog_limits: WatchdogLimits | None = None
+    """The platform's valid PFC watchdog timers (RT206), set from its
+    :class:`~rocetune.model.limits.PlatformLimits` when parsed; None = not known."""
     tunnel_lossless_priorities: tuple[int, ...] | None = None
     """Lossless priorities that carry traffic the switch re-queues through a tunnel: the SONiC
     dual-ToR design (``DEVICE_METADATA`` ``subtype: DualToR``) moves the lossless traffic the

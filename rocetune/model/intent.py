@@ -37,11 +37,8 @@ class CnpIntent(Model):
     """802.1p priority (and traffic class) CNPs travel on: strict, lossy; default 6."""
 
 
-SWITCH_MTU_MAX: dict[str, int] = {"eos": 9214, "nxos": 9216, "cumulus": 9216, "sonic": 9216}
-"""Largest IP MTU each switch platform accepts (docs/mtu.md: EOS 68-9214, NX-OS 576-9216,
-NVUE ``link mtu`` 552-9216, SONiC ``PORT.mtu`` up to 9216)."""
 DEFAULT_SWITCH_MTU = 9216
-"""The switch MTU target on platforms not in :data:`SWITCH_MTU_MAX`."""
+"""The switch MTU target on a device whose platform's largest MTU is not known."""
 
 
 class MtuIntent(Model):
@@ -54,17 +51,17 @@ class MtuIntent(Model):
     host: int = Field(default=9000, gt=0)
     """Host netdev MTU (IP MTU) in bytes; default 9000."""
     switch: int | None = Field(default=None, gt=0)
-    """The switch port MTU target; None (the default) = each platform's largest MTU
-    (:data:`SWITCH_MTU_MAX`: 9214 on EOS, 9216 elsewhere). A value above a platform's
-    largest is capped there (the switch would reject it)."""
+    """The switch port MTU target; None (the default) = the platform's largest MTU
+    (:attr:`Device.mtu_max` from the platform's limits: 9214 on EOS, 9216 elsewhere). A value
+    above a platform's largest is capped there (the switch would reject it)."""
     roce: Literal[256, 512, 1024, 2048, 4096] = 4096
     """RoCE path MTU (``active_mtu`` of the RDMA port) in bytes; default 4096."""
 
-    def switch_for(self, platform: str) -> int:
-        """The switch MTU target on ``platform`` (see :attr:`switch`)."""
-        cap = SWITCH_MTU_MAX.get(platform)
-        want = self.switch if self.switch is not None else (cap or DEFAULT_SWITCH_MTU)
-        return min(want, cap) if cap is not None else want
+    def switch_for(self, mtu_max: int | None) -> int:
+        """The switch MTU target on a device whose largest MTU is ``mtu_max`` (see
+        :attr:`switch`)."""
+        want = self.switch if self.switch is not None else (mtu_max or DEFAULT_SWITCH_MTU)
+        return min(want, mtu_max) if mtu_max is not None else want
 
 
 class EcnIntent(Model):

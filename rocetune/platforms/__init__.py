@@ -1,42 +1,57 @@
 """Platform registry: the explicit list of supported platforms.
 
-Only code under ``rocetune/platforms/`` knows vendor syntax.
+Only code under ``rocetune/platforms/`` knows vendor syntax. Each name in :data:`PLATFORMS` is
+a package ``rocetune.platforms.<name>`` whose ``__init__.py`` builds one
+:class:`~rocetune.platforms.base.Platform` value named ``PLATFORM`` (collect, parse, limits,
+render, plan, apply). Adding a platform = that package + its line here (CONTRIBUTING.md).
+Packages are imported on first use, so the CLI starts without loading every parser.
 """
 
 from __future__ import annotations
 
 from functools import cache
+from importlib import import_module
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from rocetune.platforms.base import PlatformDriver
+    from rocetune.platforms.base import Platform
 
-KNOWN_PLATFORMS: dict[str, str] = {
-    "sonic": "SONiC (config_db.json)",
-    "cumulus": "NVIDIA Cumulus Linux 5.x (NVUE)",
-    "eos": "Arista EOS",
-    "nxos": "Cisco NX-OS",
-    "linux_host": "Linux host with NVIDIA ConnectX NICs",
+PLATFORMS: tuple[str, ...] = (
+    "sonic",
+    "cumulus",
+    "eos",
+    "nxos",
+    "linux_host",  # hosts after the switch platforms
+)
+"""The registry: every platform package, in auto-detection order."""
+
+PLANNED: dict[str, str] = {
     "onyx": "NVIDIA Onyx",
     "junos": "Juniper Junos",
 }
-"""Every platform name an inventory may use; those without a driver yet yield RT002."""
+"""Platform names an inventory may use that have no package yet (their devices yield RT002)."""
+
+KNOWN_PLATFORMS: tuple[str, ...] = (*PLATFORMS, *PLANNED)
+"""Every platform name an inventory may use."""
+
+
+def load(name: str) -> Platform:
+    """Import the package of ``name`` (a :data:`PLATFORMS` entry) and return its value."""
+    from rocetune.platforms.base import Platform
+
+    platform = getattr(import_module(f"{__name__}.{name}"), "PLATFORM", None)
+    if not isinstance(platform, Platform) or platform.name != name:
+        msg = f"rocetune.platforms.{name}.PLATFORM is not the Platform value named {name!r}"
+        raise TypeError(msg)
+    return platform
 
 
 @cache
-def drivers() -> dict[str, PlatformDriver]:
-    """Return the supported platform drivers by name, in auto-detection order."""
-    from rocetune.platforms.cumulus import CumulusDriver
-    from rocetune.platforms.eos import EosDriver
-    from rocetune.platforms.linux_host import LinuxHostDriver
-    from rocetune.platforms.nxos import NxosDriver
-    from rocetune.platforms.sonic import SonicDriver
-
-    found: list[PlatformDriver] = [SonicDriver(), CumulusDriver(), EosDriver(), NxosDriver()]
-    found.append(LinuxHostDriver())  # hosts after the switch platforms
-    return {d.name: d for d in found}
+def drivers() -> dict[str, Platform]:
+    """Every supported platform by name, in auto-detection order."""
+    return {name: load(name) for name in PLATFORMS}
 
 
-def get_driver(name: str) -> PlatformDriver | None:
-    """Return the driver for ``name`` or None when the platform is not supported yet."""
+def get_driver(name: str) -> Platform | None:
+    """The platform ``name`` or None when it is not supported yet."""
     return drivers().get(name)

@@ -1,27 +1,44 @@
-"""The platform driver contract: what every platform package provides.
+"""The platform contract: one :class:`Platform` value per platform package.
 
-A driver is the only code that knows a vendor's syntax. It names the commands to collect,
-recognises a saved config file of its platform, and parses a snapshot into a vendor-neutral
-:class:`~rocetune.model.Device` plus a provenance table (model path -> file and line).
+A platform package (``rocetune/platforms/<p>/``) is the only code that knows a vendor's
+syntax. Its ``__init__.py`` builds one ``PLATFORM`` value that carries everything the rest of
+rocetune needs to know about the platform: how to collect (commands, follow-ups, netmiko
+device type, redactor, CLI error marker), how to read (sniff, parse into a vendor-neutral
+:class:`~rocetune.model.Device` plus provenance), its limits (stamped on every parsed device,
+where rules read them), how to render and plan changes, and how to apply them
+(:mod:`rocetune.platforms.transaction`). The registry (:mod:`rocetune.platforms`) lists the
+packages by name.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Literal, Protocol
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal, Protocol
 
+from rocetune.model.limits import PlatformLimits
 from rocetune.model.provenance import Provenance, SourceRef
+from rocetune.platforms.common.redact import redact_fallback
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from rocetune.model import Device
+    from rocetune.platforms.changes import Planner
+    from rocetune.platforms.spec import RenderSpec
     from rocetune.platforms.transaction import Transaction, TxContext
     from rocetune.snapshot import Command, Snapshot
 
 
 # Provenance and SourceRef belong to the model; parsers import them from the contract too.
-__all__ = ["ParseResult", "PlatformDriver", "Provenance", "SourceRef", "SwitchCommands"]
+__all__ = [
+    "ParseResult",
+    "Platform",
+    "PlatformDriver",
+    "Provenance",
+    "Redactor",
+    "SourceRef",
+    "fixed_commands",
+]
 
 
 @dataclass(frozen=True)
@@ -32,59 +49,94 @@ class ParseResult:
     provenance: Provenance
 
 
-class PlatformDriver(Protocol):
-    """What a platform package exports (see rocetune/platforms/<p>/__init__.py)."""
+class Commands(Protocol):
+    """The commands to collect, in collection order; ``nics`` are a host's inventory NIC
+    names (validated netdev names; ValueError for a bad one); switches ignore them."""
 
-    name: ClassVar[str]
+    def __call__(self, nics: Sequence[str] = ()) -> tuple[Command, ...]: ...
+
+
+Parser = Callable[["Snapshot", str, "str | None"], ParseResult]
+"""``(snapshot, device name, role) -> ParseResult``; ParseError(file, line) on unreadable input."""
+Sniffer = Callable[[str, str], "Command | None"]
+"""``(path, text) -> the command a saved file stands for``, or None if it is not this
+platform's; never raises."""
+Followups = Callable[["Snapshot"], "tuple[Command, ...]"]
+"""Commands whose arguments come from outputs already collected (a host's RDMA devices)."""
+Redactor = Callable[["Command", str], str]
+"""``(command, output) -> the output with every secret replaced`` (line numbers kept)."""
+TxFactory = Callable[["TxContext"], "Transaction"]
+"""Builds the apply driver of one device."""
+
+
+def fixed_commands(commands: tuple[Command, ...]) -> Commands:
+    """The command list of a switch platform: fixed, known up front, NIC names ignored."""
+
+    def listed(nics: Sequence[str] = ()) -> tuple[Command, ...]:
+        del nics
+        return commands
+
+    return listed
+
+
+def no_followups(snapshot: Snapshot) -> tuple[Command, ...]:
+    """No follow-up commands: every command is known up front."""
+    del snapshot
+    return ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Platform:
+    """Everything rocetune knows about one platform (see the module docstring)."""
+
+    name: str
     """Inventory platform key, e.g. ``sonic``."""
-    kind: ClassVar[Literal["switch", "host"]]
-
-    def commands(self, nics: Sequence[str] = ()) -> tuple[Command, ...]:
-        """Return the commands to collect, in collection order.
-
-        ``nics`` are the inventory's NIC names of a host (validated netdev names); switch
-        platforms ignore them.
-        """
-        ...
-
-    def followup_commands(self, snapshot: Snapshot) -> tuple[Command, ...]:
-        """Commands whose arguments come from outputs already collected (e.g. the RDMA
-        device or PCI address of a netdev); () when the platform needs none."""
-        ...
-
-    def sniff(self, path: str, text: str) -> Command | None:
-        """Return the command a saved file stands for, or None if it is not this platform's."""
-        ...
+    kind: Literal["switch", "host"]
+    description: str
+    """One line for humans, e.g. ``SONiC (config_db.json)``."""
+    commands: Commands
+    sniff: Sniffer
+    parser: Parser
+    device_type: str
+    """netmiko device type used to collect (overridable per device with ``device_type``)."""
+    followup_commands: Followups = no_followups
+    redactor: Redactor = redact_fallback
+    error_marker: re.Pattern[str] | None = None
+    """Pattern of an error line the CLI prints first when it rejects a command (collection
+    over an interactive shell has no exit status); None = no check."""
+    limits: PlatformLimits = field(default_factory=PlatformLimits)
+    render: RenderSpec | None = None
+    """How to render the platform's config from the tuned target (None: no templates)."""
+    planner: Planner | None = None
+    """How to plan native changes (None: ``rocetune plan`` skips the platform)."""
+    transaction_factory: TxFactory | None = None
+    """The apply driver (None: ``rocetune apply`` does not support the platform yet)."""
 
     def parse(self, snapshot: Snapshot, name: str, role: str | None) -> ParseResult:
-        """Parse a snapshot into a device; raise ParseError(file, line) on unreadable input."""
-        ...
+        """Parse a snapshot and stamp the platform's limits on the device."""
+        result = self.parser(snapshot, name, role)
+        return ParseResult(self.stamp(result.device), result.provenance)
+
+    def stamp(self, device: Device) -> Device:
+        """``device`` with the platform's limits where the parser did not set them."""
+        update: dict[str, object] = {}
+        if device.mtu_max is None and self.limits.mtu_max is not None:
+            update["mtu_max"] = self.limits.mtu_max
+        if device.watchdog_limits is None and self.limits.watchdog is not None:
+            update["watchdog_limits"] = self.limits.watchdog
+        return device.model_copy(update=update) if update else device
 
     def transaction(self, context: TxContext) -> Transaction | None:
-        """The apply driver for one device (:mod:`rocetune.platforms.transaction`), or None
-        when ``rocetune apply`` does not support the platform yet."""
-        ...
+        """The apply driver for one device, or None when apply does not support the platform."""
+        factory = self.transaction_factory
+        return None if factory is None else factory(context)
+
+    def command_error(self, output: str) -> str | None:
+        """The error line when ``output`` says the command failed, else None."""
+        from rocetune.platforms.common.cli_errors import marked_error
+
+        return marked_error(self.error_marker, output)
 
 
-class SwitchCommands:
-    """Commands of a switch platform: a fixed list, known up front, no follow-ups.
-
-    Drivers set ``COMMANDS``; the NIC names a host would need are ignored.
-    """
-
-    COMMANDS: ClassVar[tuple[Command, ...]] = ()
-
-    def commands(self, nics: Sequence[str] = ()) -> tuple[Command, ...]:
-        """Return the commands to collect, in collection order."""
-        del nics
-        return self.COMMANDS
-
-    def followup_commands(self, snapshot: Snapshot) -> tuple[Command, ...]:
-        """None: every command is known up front."""
-        del snapshot
-        return ()
-
-    def transaction(self, context: TxContext) -> Transaction | None:
-        """None until the platform package provides an apply driver (override it)."""
-        del context
-        return None
+PlatformDriver = Platform
+"""The former name of the contract (a Protocol the driver classes implemented)."""

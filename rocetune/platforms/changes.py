@@ -9,7 +9,13 @@ contract between the platforms (which build changes) and :mod:`rocetune.render.p
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Literal
+
+from rocetune.model import Device
+from rocetune.snapshot import Snapshot
+from rocetune.tune.target import DeviceTarget
 
 DISRUPTION: dict[str, tuple[bool, str]] = {
     "pfc": (
@@ -143,3 +149,36 @@ class Fix:
 def ordered(changes: list[Change]) -> list[Change]:
     """Non-disruptive first, then disruptive; the platform's order is kept within each."""
     return [c for c in changes if not c.disruptive] + [c for c in changes if c.disruptive]
+
+
+Remediator = Callable[[list[Fix], Snapshot, Device, Callable[[], dict[str, str]]], PlatformPlan]
+"""``(fixes, running snapshot, parsed device, render intended) -> the smallest native change
+set``; the last argument renders the device's intended files on demand (SONiC reads its
+buffer profiles from them)."""
+Simulator = Callable[[Snapshot, list[str]], Snapshot]
+"""Replay change texts on a snapshot the way the device applies them."""
+ChangeSet = Callable[[Snapshot, dict[str, str], Device, DeviceTarget], PlatformPlan]
+"""``(running snapshot, rendered files, device, tuned target) -> the full change set``
+(``rocetune plan --converge``)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Planner:
+    """How a platform turns findings and intent into native changes, and writes them down."""
+
+    remediate: Remediator
+    simulate: Simulator
+    changeset: ChangeSet
+    safe_apply: str
+    """The name of the platform's safe-apply method in the plan JSON (docs/plan.md)."""
+    native: Literal["patch", "commands"] = "commands"
+    """How a change text appears in the plan JSON: a JSON Patch op or command lines."""
+    fix_ext: str = "sh"
+    """Extension of ``render --only-fix`` files (``apply/<device>.fix.<ext>``)."""
+    comment: str = "#"
+    """Comment mark in those files (unused for ``patch`` files, which are JSON)."""
+    prelude: tuple[str, ...] = ()
+    """First lines of those files (a host script's ``#!/bin/sh``)."""
+    config_files: tuple[str, ...] | None = None
+    """Snapshot file-name prefixes that hold the configuration a plan changes (its
+    ``running_config_hash``); None = every file except the operational outputs."""

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from rocetune.platforms import drivers
 
 if TYPE_CHECKING:
-    from rocetune.platforms.base import PlatformDriver
+    from rocetune.platforms.base import Platform
     from rocetune.snapshot import Command
 
 MIN_LEAD = 3
@@ -119,7 +119,7 @@ def evidence(text: str) -> dict[str, int]:
 class Detection:
     """What detection found for one file."""
 
-    driver: PlatformDriver | None
+    driver: Platform | None
     command: Command | None
     evidence: dict[str, int] = field(default_factory=dict)
     claims: tuple[str, ...] = ()
@@ -164,7 +164,7 @@ def _clear_lead(best: int, other: int) -> bool:
 def detect(path: str, text: str) -> Detection:
     """Pick the platform of a saved file by weighing every line (see the module doc)."""
     counts = evidence(text)
-    found: dict[str, tuple[PlatformDriver, Command]] = {}
+    found: dict[str, tuple[Platform, Command]] = {}
     for name, driver in drivers().items():
         command = driver.sniff(path, text)
         if command is not None:

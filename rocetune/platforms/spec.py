@@ -1,7 +1,7 @@
 """What a platform's ``context.py`` tells the renderer: features, outputs, capabilities.
 
 Every platform that can be rendered defines one :class:`RenderSpec` named ``RENDER`` in
-``rocetune/platforms/<p>/context.py``; :mod:`rocetune.render.registry` lists them explicitly.
+``rocetune/platforms/<p>/context.py``; the platform's ``Platform.render`` carries it.
 Platforms define it and the renderer reads it, so it lives here, below both.
 """
 

@@ -2,7 +2,7 @@
 
 Running = the device's snapshot (SONiC CONFIG_DB JSON, NVUE YAML, EOS/NX-OS running-config;
 hosts: the collected values); intended = the full render of :mod:`rocetune.render`. Each
-platform's ``changeset.py`` diffs them in its own syntax (explicit registry below); this module
+platform's ``changeset.py`` diffs them in its own syntax (its ``Planner.changeset``); this module
 marks each change disruptive or not (:mod:`rocetune.platforms.changes`) and orders it:
 non-disruptive changes first, then disruptive ones, each group in the platform's dependency
 order.
@@ -10,29 +10,16 @@ order.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from rocetune.errors import RocetuneError
 from rocetune.model import Device
+from rocetune.platforms import get_driver
 from rocetune.platforms.changes import Change, PlatformPlan, ordered
 from rocetune.render.device_plan import DevicePlan, Status
 from rocetune.render.run import render_device
 from rocetune.snapshot import Snapshot
-from rocetune.tune.target import DeviceTarget, device_target
-
-Planner = Callable[[Snapshot, dict[str, str], Device, DeviceTarget], PlatformPlan]
-
-
-def planners() -> dict[str, Planner]:
-    """Platform -> its change-set function (explicit list)."""
-    from rocetune.platforms.cumulus.changeset import changeset as cumulus
-    from rocetune.platforms.eos.changeset import changeset as eos
-    from rocetune.platforms.linux_host.changeset import changeset as linux_host
-    from rocetune.platforms.nxos.changeset import changeset as nxos
-    from rocetune.platforms.sonic.changeset import changeset as sonic
-
-    return {"sonic": sonic, "cumulus": cumulus, "eos": eos, "nxos": nxos, "linux_host": linux_host}
+from rocetune.tune.target import device_target
 
 
 def _rollback(plan: PlatformPlan, changes: list[Change]) -> list[str]:
@@ -43,8 +30,8 @@ def _rollback(plan: PlatformPlan, changes: list[Change]) -> list[str]:
 
 def plan_device(name: str, device: Device, snapshot: Snapshot, fabric: Any) -> DevicePlan:
     """Render ``device`` and diff it against ``snapshot``."""
-    planner = planners().get(device.platform)
-    if planner is None:
+    driver = get_driver(device.platform)
+    if driver is None or driver.planner is None:
         return DevicePlan(name, device.platform, "skipped", "no change-set support")
     rendered = render_device(fabric, name)
     if rendered.status != "rendered":
@@ -52,7 +39,9 @@ def plan_device(name: str, device: Device, snapshot: Snapshot, fabric: Any) -> D
         return DevicePlan(name, device.platform, status, rendered.message)
     try:
         target = device_target(device, fabric.intent, fabric.links)
-        got = planner(snapshot, {f.path: f.text for f in rendered.files}, device, target)
+        got = driver.planner.changeset(
+            snapshot, {f.path: f.text for f in rendered.files}, device, target
+        )
     except (ValueError, RocetuneError) as exc:
         return DevicePlan(name, device.platform, "error", f"{name}: {exc}")
     changes = ordered(got.changes)

@@ -14,21 +14,17 @@ import json
 
 from rocetune.render.core import RenderedFile
 from rocetune.render.device_plan import DevicePlan
-from rocetune.render.plan import PlanReport
+from rocetune.render.plan import PlanReport, planner
 from rocetune.render.plan_output import change_id, to_json
-
-_EXT = {"sonic": "patch.json", "cumulus": "nv.txt", "eos": "cfg", "nxos": "cfg"}
-_COMMENT = {"cumulus": "#", "eos": "!", "nxos": "!", "linux_host": "#"}
 
 
 def _text(plan: DevicePlan, report: PlanReport, *, rollback: bool) -> str:
-    if plan.platform == "sonic":
+    fmt = planner(plan.platform) if plan.platform else None
+    if fmt is not None and fmt.native == "patch":
         texts = plan.rollback if rollback else [c.text for c in plan.changes]
         return json.dumps([json.loads(t) for t in texts], indent=2, sort_keys=True) + "\n"
-    mark = _COMMENT.get(plan.platform or "", "#")
-    lines: list[str] = []
-    if plan.platform == "linux_host":
-        lines += ["#!/bin/sh", "set -eu"]
+    mark = fmt.comment if fmt is not None else "#"
+    lines: list[str] = list(fmt.prelude) if fmt is not None else []
     what = "rollback" if rollback else "fix"
     lines.append(f"{mark} rocetune {what} of {plan.name} ({report.mode}); apply: {plan.hint}")
     if rollback:
@@ -48,7 +44,8 @@ def fix_files(report: PlanReport) -> dict[str, list[RenderedFile]]:
     for plan in report.devices:
         if not plan.changes:
             continue
-        ext = _EXT.get(plan.platform or "", "sh")
+        fmt = planner(plan.platform) if plan.platform else None
+        ext = fmt.fix_ext if fmt is not None else "sh"
         out[plan.name] = [
             RenderedFile(f"apply/{plan.name}.fix.{ext}", _text(plan, report, rollback=False)),
             RenderedFile(f"apply/{plan.name}.rollback.{ext}", _text(plan, report, rollback=True)),

@@ -25,32 +25,27 @@ from rocetune.errors import RocetuneError
 from rocetune.fingerprint import fingerprints
 from rocetune.load import read_source
 from rocetune.model import Device, Fabric, Finding, Severity
+from rocetune.platforms import get_driver
 from rocetune.platforms.base import Provenance
-from rocetune.platforms.changes import Change, Fix, PlatformPlan, ordered
+from rocetune.platforms.changes import Change, Fix, Planner, PlatformPlan, ordered
 from rocetune.render.device_plan import DevicePlan, Unfixed
 from rocetune.render.remedy import remediation
 from rocetune.render.run import render_device
-from rocetune.render.simulate import Lint, compare, key, reparse, simulators, with_devices
+from rocetune.render.simulate import Lint, compare, key, reparse, with_devices
 from rocetune.snapshot import Snapshot
 
-Remediator = Callable[[list[Fix], Snapshot, Device, Callable[[], dict[str, str]]], PlatformPlan]
+
+def planner(platform: str) -> Planner | None:
+    """The planner of ``platform`` (None: no change-set support)."""
+    driver = get_driver(platform)
+    return driver.planner if driver is not None else None
 
 
-def remediators() -> dict[str, Remediator]:
-    """Platform -> its remediation function (explicit list)."""
-    from rocetune.platforms.cumulus.remediate import remediate as cumulus
-    from rocetune.platforms.eos.remediate import remediate as eos
-    from rocetune.platforms.linux_host.remediate import remediate as linux_host
-    from rocetune.platforms.nxos.remediate import remediate as nxos
-    from rocetune.platforms.sonic.remediate import remediate as sonic
-
-    return {
-        "sonic": sonic,
-        "cumulus": lambda f, s, d, i: cumulus(f, s, d),
-        "eos": lambda f, s, d, i: eos(f, s, d),
-        "nxos": lambda f, s, d, i: nxos(f, s, d),
-        "linux_host": lambda f, s, d, i: linux_host(f, s, d),
-    }
+def _planner(platform: str) -> Planner:
+    got = planner(platform)
+    if got is None:
+        raise RocetuneError(f"platform {platform!r} has no change-set support")
+    return got
 
 
 @dataclass
@@ -72,20 +67,19 @@ class PlanReport:
 
 
 _VOLATILE = re.compile(r"^!\s*(Time:|Running configuration last done at|Last configuration change)")
-_CONFIG_FILES: dict[str, tuple[str, ...]] = {
-    "linux_host": ("mlnx_qos", "cat_sys_class_net", "mlxconfig", "cma_roce", "ethtool_a_"),
-}
 
 
 def config_hash(platform: str, snapshot: Snapshot) -> str:
     """SHA-256 of the config files a plan reads (volatile timestamp comment lines dropped).
 
-    Switches: every snapshot file except JSON/text of operational commands is the config
-    (one file for SONiC, NVUE, EOS and NX-OS configs); hosts: the outputs the commands
-    change (``mlnx_qos``, ``/sys/class/net``, ``mlxconfig``, ``cma_roce_*``, ``ethtool -a``).
+    The platform's ``Planner.config_files`` (hosts: the outputs the commands change,
+    ``mlnx_qos``, ``/sys/class/net``, ``mlxconfig``, ``cma_roce_*``, ``ethtool -a``), else
+    every snapshot file except JSON/text of operational commands (one file for SONiC, NVUE,
+    EOS and NX-OS configs).
     """
     digest = hashlib.sha256()
-    prefixes = _CONFIG_FILES.get(platform)
+    got = planner(platform)
+    prefixes = got.config_files if got is not None else None
     for name in sorted(snapshot.files):
         if prefixes is not None and not name.startswith(prefixes):
             continue
@@ -130,13 +124,13 @@ def _replay(
     ctx: _Ctx, name: str, snap: Snapshot, changes: list[Change]
 ) -> tuple[Device, Provenance]:
     device = ctx.fabric.devices[name]
-    patched = simulators()[device.platform](snap, [c.text for c in changes])
+    patched = _planner(device.platform).simulate(snap, [c.text for c in changes])
     return reparse(device, patched)
 
 
 def _plan_device(ctx: _Ctx, name: str, snap: Snapshot, fixes: list[Fix]) -> DevicePlan:
     device = ctx.fabric.devices[name]
-    remedy = remediators()[device.platform]
+    remedy = _planner(device.platform).remediate
     intended = _intended(ctx.fabric, name)
     got = remedy(fixes, snap, device, intended)
     try:
@@ -317,7 +311,7 @@ def _one(  # noqa: PLR0917
     device = ctx.fabric.devices.get(name)
     if device is None or source is None:
         return DevicePlan(name, platform, "skipped", "not parsed (see the audit)")
-    if device.platform not in remediators():
+    if planner(device.platform) is None:
         return DevicePlan(name, device.platform, "skipped", "no change-set support")
     try:
         snap = read_snapshot(Path(source), platform)

@@ -15,17 +15,9 @@ from rocetune.fingerprint import fingerprint
 from rocetune.model import Finding
 from rocetune.platforms.changes import Change
 from rocetune.render.device_plan import DevicePlan
-from rocetune.render.plan import PlanReport
+from rocetune.render.plan import PlanReport, planner
 
 FORMAT = "rocetune-plan/1"
-SAFE_APPLY_METHOD = {
-    "sonic": "gcu-checkpoint-apply-patch",
-    "cumulus": "nvue-apply-confirm",
-    "eos": "config-session-commit-timer",
-    "nxos": "checkpoint-rollback",
-    "linux_host": "captured-values-restore",
-}
-"""Platform -> the name of its safe-apply method (see docs/plan.md)."""
 
 
 def change_id(device: str, change: Change) -> str:
@@ -35,9 +27,16 @@ def change_id(device: str, change: Change) -> str:
 
 
 def _native(platform: str | None, texts: list[str]) -> dict[str, Any]:
-    if platform == "sonic":
+    got = planner(platform) if platform else None
+    if got is not None and got.native == "patch":
         return {"patch": [json.loads(t) for t in texts]}
     return {"commands": [ln for t in texts for ln in t.splitlines()]}
+
+
+def _safe_apply(platform: str | None) -> str | None:
+    """The name of the platform's safe-apply method (docs/plan.md)."""
+    got = planner(platform) if platform else None
+    return got.safe_apply if got is not None else None
 
 
 def _finding(f: Finding) -> dict[str, Any]:
@@ -88,7 +87,7 @@ def device_json(plan: DevicePlan, report: PlanReport) -> dict[str, Any]:
         "changes": [_change_json(plan, c) for c in plan.changes],
         "rollback": _native(plan.platform, plan.rollback),
         "safe_apply": {
-            "method": SAFE_APPLY_METHOD.get(plan.platform or "") if plan.changes else None,
+            "method": _safe_apply(plan.platform) if plan.changes else None,
             "steps": plan.hint if plan.changes else None,
         },
         "also_fixes": plan.also_fixes,

@@ -190,7 +190,7 @@ def mtu(finding: Finding, fabric: Fabric) -> list[Fix]:
         if dev is None or item is None or item.mtu is None:
             continue
         mtus = fabric.intent.mtu
-        want = mtus.host if dev.kind == "host" else mtus.switch_for(dev.platform)
+        want = mtus.host if dev.kind == "host" else mtus.switch_for(dev.mtu_max)
         if item.mtu < want:
             out.append(_fix(finding, device, port, "mtu", want))
     return out

@@ -15,15 +15,20 @@ from typing import Literal
 
 from rocetune.errors import RocetuneError
 from rocetune.model import Fabric, Finding
-from rocetune.platforms.spec import FEATURES
+from rocetune.platforms import drivers
+from rocetune.platforms.spec import FEATURES, RenderSpec
 from rocetune.render.core import RenderedFile, render_target
 from rocetune.render.fix import features_to_fix
-from rocetune.render.registry import get_renderer, renderers
 from rocetune.render.writer import write_if_changed
 from rocetune.tune.classes import TargetError
 from rocetune.tune.target import device_target
 
 Status = Literal["rendered", "skipped", "nothing-to-fix", "error"]
+
+
+def renderers() -> dict[str, RenderSpec]:
+    """Platform name -> its renderer, for the platforms that have templates."""
+    return {name: p.render for name, p in drivers().items() if p.render is not None}
 
 
 @dataclass
@@ -62,7 +67,7 @@ def render_device(
 ) -> DeviceRender:
     """Render one device of ``fabric`` (``features`` None = the full intended config)."""
     dev = fabric.devices[name]
-    spec = get_renderer(dev.platform)
+    spec = renderers().get(dev.platform)
     if spec is None:
         done = ", ".join(renderers())
         msg = f"rendering {dev.platform} is not supported yet (rendered: {done})"

@@ -21,21 +21,9 @@ from rocetune.platforms import get_driver
 from rocetune.platforms.base import Provenance
 from rocetune.snapshot import Snapshot
 
-Simulator = Callable[[Snapshot, list[str]], Snapshot]
 Lint = Callable[[Fabric, dict[str, Provenance]], list[Finding]]
 """Runs the rule catalogue on a fabric (``rocetune.api`` passes the engine's)."""
 Key = tuple[str, str, str, str, str]
-
-
-def simulators() -> dict[str, Simulator]:
-    """Platform -> its replay function (explicit list)."""
-    from rocetune.platforms.cumulus.remediate import simulate as cumulus
-    from rocetune.platforms.eos.remediate import simulate as eos
-    from rocetune.platforms.linux_host.simulate import simulate as linux_host
-    from rocetune.platforms.nxos.remediate import simulate as nxos
-    from rocetune.platforms.sonic.remediate import simulate as sonic
-
-    return {"sonic": sonic, "cumulus": cumulus, "eos": eos, "nxos": nxos, "linux_host": linux_host}
 
 
 def key(f: Finding) -> Key:

@@ -9,7 +9,7 @@ intent (no I/O, no platform knowledge). Every value carries a
 - cable: the longest fabric link at the port (inventory ``length_m`` or the intent's
   ``cable_length_m`` default, see :mod:`rocetune.topology`), else the port's configured cable
   length, else the port is left out with a problem note (rocetune never guesses a length);
-- MTU: ``intent.mtu.switch_for(platform)`` for switch ports (the platform's largest MTU
+- MTU: ``intent.mtu.switch_for(dev.mtu_max)`` for switch ports (the platform's largest MTU
   unless the intent sets one: 9214 on EOS), ``intent.mtu.host`` for NICs;
 - ASIC: ``Device.asic`` picks the headroom constants
   (:func:`~rocetune.tune.headroom.asic_constants`).
@@ -250,7 +250,7 @@ def _ports(
     linked = link_lengths(dev.name, links)
     out: dict[str, PortTarget] = {}
     problems: list[str] = []
-    mtu = intent.mtu.switch_for(dev.platform)
+    mtu = intent.mtu.switch_for(dev.mtu_max)
     for name, port in sorted(dev.ports.items()):
         cable = _cable(name, port.cable_length_m, linked)
         if port.speed_mbps is None or cable is None:

@@ -6,7 +6,8 @@ Case file format::
     cases:
       - id: short-name
         intent: {}                 # optional Intent overrides
-        devices:                   # Device model fragments; names and platform filled in
+        devices:                   # Device model fragments; names and platform filled in,
+                                   # a registered platform's limits stamped as parsing does
           leaf1:
             kind: switch
             ports:
@@ -28,6 +29,7 @@ from ruamel.yaml import YAML
 from rocetune.checks.registry import all_rules, rule_by_code
 from rocetune.engine import run_checks
 from rocetune.model import Device, Fabric, Intent, Link, LinkEnd, PerftestResult, PortCounters
+from rocetune.platforms import get_driver
 
 CASES_DIR = Path(__file__).parent / "cases"
 
@@ -48,7 +50,9 @@ def _device(name: str, raw: dict[str, Any]) -> Device:
     raw.setdefault("platform", "test")
     for key in ("ports", "nics"):
         raw[key] = {n: {"name": n, **(p or {})} for n, p in (raw.get(key) or {}).items()}
-    return Device.model_validate(raw)
+    device = Device.model_validate(raw)
+    platform = get_driver(device.platform)
+    return platform.stamp(device) if platform is not None else device
 
 
 def _end(text: str) -> LinkEnd:

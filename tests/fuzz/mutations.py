@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from rocetune.errors import ParseError
-from rocetune.platforms.base import ParseResult, PlatformDriver
+from rocetune.platforms.base import ParseResult, Platform
 from rocetune.snapshot import Command, Snapshot, SourceFile
 
 EXAMPLES = int(os.environ.get("ROCETUNE_FUZZ_EXAMPLES", "200"))
@@ -106,7 +106,7 @@ def _replace_number(line: str, new: str) -> str:
     return line + " " + new
 
 
-def check_parse(driver: PlatformDriver, command: Command, text: str, name: str = "dut") -> None:
+def check_parse(driver: Platform, command: Command, text: str, name: str = "dut") -> None:
     """Assert the robustness contract for one input."""
     path = f"/fuzz/{command.filename}"
     snap = Snapshot(files={command.filename: SourceFile(path=path, text=text)}, origin=path)

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from rocetune.errors import ParseError
-from rocetune.platforms.base import ParseResult, PlatformDriver
+from rocetune.platforms.base import ParseResult, Platform
 from rocetune.snapshot import Command, Snapshot, SourceFile
 
 
@@ -23,7 +23,7 @@ def read(path: Path) -> str:
 
 
 def check_parse_files(
-    driver: PlatformDriver, outputs: Mapping[Command, str], name: str = "dut"
+    driver: Platform, outputs: Mapping[Command, str], name: str = "dut"
 ) -> ParseResult | None:
     """Assert the contract for a snapshot of ``outputs``; return the result when it parsed."""
     files = {c.filename: SourceFile(path=f"/fuzz/{c.filename}", text=t) for c, t in outputs.items()}
@@ -44,7 +44,7 @@ def check_parse_files(
     return result
 
 
-def check_sniff(driver: PlatformDriver, command: Command, text: str) -> None:
+def check_sniff(driver: Platform, command: Command, text: str) -> None:
     """Sniffing never raises and returns a command or None."""
     got = driver.sniff(f"/fuzz/{command.filename}", text)
     assert got is None or isinstance(got, Command)

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 
 from rocetune.errors import ParseError
-from rocetune.platforms.cumulus import CumulusDriver
+from rocetune.platforms.cumulus import PLATFORM as CUMULUS
 from rocetune.platforms.cumulus.commands import (
     LLDP,
     NV_CONFIG,
@@ -32,7 +32,7 @@ from tests.paths import CORPUS as CORPUS_ROOT
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
 CORPUS = CORPUS_ROOT / "cumulus"
-DRIVER = CumulusDriver()
+DRIVER = CUMULUS
 
 
 def _by_command() -> dict[str, list[str]]:

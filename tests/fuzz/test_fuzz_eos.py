@@ -13,13 +13,13 @@ from pathlib import Path
 from hypothesis import given
 
 from rocetune.platforms.base import ParseResult
-from rocetune.platforms.eos import EosDriver
+from rocetune.platforms.eos import PLATFORM as EOS
 from rocetune.platforms.eos.commands import INTERFACES_STATUS, LLDP_DETAIL, RUNNING_CONFIG
 from rocetune.snapshot import Command, Snapshot, SourceFile
 from tests.fuzz.mutations import FUZZ_SETTINGS, check_parse, mutated
 from tests.paths import CORPUS as CORPUS_ROOT
 
-DRIVER = EosDriver()
+DRIVER = EOS
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "eos"
 SPINE = FIXTURES / "roce_spine"
 CORPUS = CORPUS_ROOT / "eos"

@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rocetune.platforms.base import ParseResult
-from rocetune.platforms.linux_host import LinuxHostDriver
+from rocetune.platforms.linux_host import PLATFORM as LINUX_HOST
 from rocetune.platforms.linux_host.commands import TRANSCRIPT
 from rocetune.snapshot import Snapshot, SourceFile, read_meta
 from tests.fuzz.mutations import FUZZ_SETTINGS, check_parse, mutated
@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "linux_host"
 SNAPSHOT = FIXTURES / "gpu01"
 CORPUS = CORPUS_ROOT / "host"
-DRIVER = LinuxHostDriver()
+DRIVER = LINUX_HOST
 
 FILES = {p.name: read(p) for p in sorted(SNAPSHOT.iterdir()) if p.name != "meta.json"}
 META = read_meta(SNAPSHOT)

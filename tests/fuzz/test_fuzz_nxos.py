@@ -12,7 +12,7 @@ from pathlib import Path
 
 from hypothesis import given
 
-from rocetune.platforms.nxos import NxosDriver
+from rocetune.platforms.nxos import PLATFORM as NXOS
 from rocetune.platforms.nxos.commands import INTERFACES, LLDP, RUNNING_CONFIG
 from rocetune.snapshot import Command
 from tests.fuzz.mutations import FUZZ_SETTINGS, check_parse, mutated
@@ -21,7 +21,7 @@ from tests.paths import CORPUS as CORPUS_ROOT
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "nxos"
 CORPUS = CORPUS_ROOT / "nxos"
-DRIVER = NxosDriver()
+DRIVER = NXOS
 
 
 def _by_command() -> dict[str, list[str]]:

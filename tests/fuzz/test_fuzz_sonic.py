@@ -12,7 +12,7 @@ from pathlib import Path
 
 from hypothesis import given
 
-from rocetune.platforms.sonic import SonicDriver
+from rocetune.platforms.sonic import PLATFORM as SONIC
 from rocetune.platforms.sonic.commands import CONFIG_DB, LLDP
 from tests.fuzz.mutations import FUZZ_SETTINGS, check_parse, mutated
 from tests.fuzz.snapshots import check_parse_files, check_sniff, read
@@ -20,7 +20,7 @@ from tests.paths import CORPUS as CORPUS_ROOT
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = CORPUS_ROOT / "sonic"
-DRIVER = SonicDriver()
+DRIVER = SONIC
 
 
 def _configs() -> list[str]:

@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from rocetune.collect.redactors import redactor_for
+from rocetune.platforms import drivers
 from rocetune.snapshot import Command
 from tests.hardening.redaction_corpus import CASES, Case, merged_json, planted
 
@@ -23,7 +23,7 @@ def command_of(case: Case) -> Command:
 
 
 def redact(case: Case, text: str) -> str:
-    return redactor_for(case.platform)(command_of(case), text)
+    return drivers()[case.platform].redactor(command_of(case), text)
 
 
 def test_corpus_size_and_spread() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rocetune.model import BufferPool, Device, Fabric, Intent, Link, LinkEnd, Port
+from rocetune.platforms import drivers
 
 SONIC_POOLS = {
     "ingress_lossless_pool": BufferPool(
@@ -24,9 +25,10 @@ PORT_NAMES = {
 
 
 def switch(platform: str, speed_mbps: int, *, asic: str | None = None, name: str = "sw1") -> Device:
-    """A switch with two ports of ``speed_mbps`` (SONiC keeps Spectrum-sized pools)."""
+    """A switch with two ports of ``speed_mbps`` (SONiC keeps Spectrum-sized pools) and its
+    platform's limits."""
     ports = {p: Port(name=p, speed_mbps=speed_mbps, mtu=9100) for p in PORT_NAMES[platform]}
-    return Device(
+    dev = Device(
         name=name,
         kind="switch",
         platform=platform,
@@ -35,6 +37,7 @@ def switch(platform: str, speed_mbps: int, *, asic: str | None = None, name: str
         ports=ports,
         buffer_pools=dict(SONIC_POOLS) if platform == "sonic" else None,
     )
+    return drivers()[platform].stamp(dev)  # the platform's limits, as parsing sets them
 
 
 def fabric(dev: Device, cable_m: float, intent: Intent | None = None) -> Fabric:

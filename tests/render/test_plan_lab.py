@@ -174,7 +174,11 @@ def test_a_plan_that_cannot_be_replayed_says_so(monkeypatch: pytest.MonkeyPatch)
     def broken(snapshot: object, texts: list[str]) -> object:
         raise ValueError("cannot replay host command 'x'")
 
-    monkeypatch.setattr(plan_module, "simulators", lambda: {"linux_host": broken})
+    from dataclasses import replace
+
+    real = plan_module.planner("linux_host")
+    assert real is not None
+    monkeypatch.setattr(plan_module, "planner", lambda platform: replace(real, simulate=broken))
     [dev] = plan_report(LAB, devices=["gpu03"]).devices
     assert [c.text for c in dev.changes] == ["echo 48 > /sys/class/net/eth2/ecn/roce_np/cnp_dscp"]
     assert dev.changes[0].fixes  # the finding it was made for, not verified

@@ -22,9 +22,10 @@ from rocetune import api
 from rocetune.api.changes import _lint as lint
 from rocetune.fingerprint import fingerprints
 from rocetune.model import Device, Severity
+from rocetune.render.plan import _planner
 from rocetune.render.plan import read_snapshot as _snapshot
 from rocetune.render.plan_output import to_json
-from rocetune.render.simulate import compare, reparse, simulators, with_devices
+from rocetune.render.simulate import compare, reparse, with_devices
 
 LAB = Path(__file__).parents[2] / "inventories" / "lab" / "inventory.yaml"
 INHERENT = {("spine2", "RT303", "warning")}
@@ -72,7 +73,7 @@ def test_plan_then_rollback_gives_back_the_model(level: str, name: str) -> None:
         name, f"snapshots/{name}"
     )
     snap = _snapshot(inv / source, device.platform)
-    simulate = simulators()[device.platform]
+    simulate = _planner(device.platform).simulate
     forward = [t for c in entry["changes"] for t in _texts(c)]
     fixed = simulate(snap, forward)
     after, prov = reparse(device, fixed)
@@ -120,16 +121,16 @@ SYNTHETIC: list[tuple[str, str, str | None, object]] = [
 @pytest.mark.parametrize(("name", "setting", "port", "value"), SYNTHETIC)
 def test_each_remedy_round_trips(name: str, setting: str, port: str | None, value: object) -> None:
     from rocetune.platforms.changes import Fix
-    from rocetune.render.plan import _intended, remediators
+    from rocetune.render.plan import _intended
 
     result = api.audit(LAB)
     device = result.fabric.devices[name]
     source = {"leaf4": "configs/leaf4.yaml"}.get(name, f"snapshots/{name}")
     snap = _snapshot(LAB.parent / source, device.platform)
     fix = Fix(name, port, setting, value, "f" * 32, "RT999")
-    got = remediators()[device.platform]([fix], snap, device, _intended(result.fabric, name))
+    got = _planner(device.platform).remediate([fix], snap, device, _intended(result.fabric, name))
     assert got.changes, got.notes
-    simulate = simulators()[device.platform]
+    simulate = _planner(device.platform).simulate
     fixed = simulate(snap, [c.text for c in got.changes])
     after, _ = reparse(device, fixed)
     assert _dump(after) != _dump(device)

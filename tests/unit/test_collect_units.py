@@ -15,7 +15,7 @@ from rocetune.collect.target import Trust
 from rocetune.collect.transport import check_command
 from rocetune.collect.writer import write_device
 from rocetune.inventory import Access
-from rocetune.platforms.common.cli_errors import command_error
+from rocetune.platforms import drivers
 from rocetune.snapshot import CommandRecord, SnapshotMeta, read_directory
 
 
@@ -169,7 +169,7 @@ def test_failed_write_keeps_previous_snapshot(tmp_path: Path) -> None:
     ],
 )  # fmt: skip
 def test_command_error(platform: str, output: str, error: str | None) -> None:
-    assert command_error(platform, output) == error
+    assert drivers()[platform].command_error(output) == error
 
 
 def test_progress_lines_and_bar() -> None:

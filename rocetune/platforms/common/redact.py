@@ -202,3 +202,13 @@ def redact_cisco_like(command: Command, text: str) -> str:
     else:
         text = config(text)
     return redact_generic(text)
+
+
+def redact_fallback(command: Command, text: str) -> str:
+    """The redactor of a platform without its own: JSON members whose key names a secret,
+    else the Cisco-like line rules, plus private keys (better too much than a leak)."""
+    if command.encoding == "json":
+        text = redact_json_members(text)
+    else:
+        text = redact_rules(text, CISCO_LIKE)
+    return redact_generic(text)

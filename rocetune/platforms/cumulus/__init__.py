@@ -33,35 +33,64 @@ NVUE shape facts and their sources:
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
-
-from rocetune.platforms.base import ParseResult, SwitchCommands
-from rocetune.platforms.cumulus import commands
+from rocetune.model import Device, PlatformLimits, WatchdogLimits
+from rocetune.platforms.base import Platform, fixed_commands
+from rocetune.platforms.changes import Fix, Planner, PlatformPlan
+from rocetune.platforms.common.cli_errors import SHELL
+from rocetune.platforms.cumulus import changeset, commands, context, redact, remediate
 from rocetune.platforms.cumulus.parse import parse_snapshot
 from rocetune.platforms.transaction import Transaction, TxContext
 from rocetune.snapshot import Command, Snapshot
 
-__all__ = ["CumulusDriver"]
+__all__ = ["PLATFORM"]
 
 
-class CumulusDriver(SwitchCommands):
-    """Driver for NVIDIA Cumulus Linux 5.x switches configured with NVUE."""
+def sniff(path: str, text: str) -> Command | None:
+    """The command a saved Cumulus file stands for, or None; never raises."""
+    del path
+    return commands.sniff(text)
 
-    name: ClassVar[str] = "cumulus"
-    kind: ClassVar[Literal["switch", "host"]] = "switch"
-    COMMANDS = commands.COMMANDS
 
-    def sniff(self, path: str, text: str) -> Command | None:
-        """Return the command a saved Cumulus file stands for, or None; never raises."""
-        del path
-        return commands.sniff(text)
+def _remediate(
+    fixes: list[Fix], snapshot: Snapshot, device: Device, intended: object
+) -> PlatformPlan:
+    del intended
+    return remediate.remediate(fixes, snapshot, device)
 
-    def parse(self, snapshot: Snapshot, name: str, role: str | None) -> ParseResult:
-        """Parse a snapshot into a switch; raise ParseError(file, line) on unreadable input."""
-        return parse_snapshot(snapshot, name, role)
 
-    def transaction(self, context: TxContext) -> Transaction | None:
-        """The apply driver (:mod:`rocetune.platforms.cumulus.transaction`)."""
-        from rocetune.platforms.cumulus.transaction import CumulusTransaction
+def _transaction(context: TxContext) -> Transaction:
+    """The apply driver of :mod:`.transaction` (imported on first use)."""
+    from rocetune.platforms.cumulus.transaction import CumulusTransaction
 
-        return CumulusTransaction(context)
+    return CumulusTransaction(context)
+
+
+PLATFORM = Platform(
+    name="cumulus",
+    kind="switch",
+    description="NVIDIA Cumulus Linux 5.x (NVUE)",
+    commands=fixed_commands(commands.COMMANDS),
+    sniff=sniff,
+    parser=parse_snapshot,
+    device_type="cumulus_linux",  # netmiko >= 4.6
+    redactor=redact.redact,
+    error_marker=SHELL,
+    limits=PlatformLimits(
+        mtu_max=9216,  # NVUE link mtu 552-9216 (docs/mtu.md)
+        watchdog=WatchdogLimits(
+            poll_bounds_restoration=False,
+            detection_multiple_of_poll=True,
+            source="Cumulus NVUE polling-interval x robustness (S2)",
+        ),
+    ),
+    render=context.RENDER,
+    planner=Planner(
+        remediate=_remediate,
+        simulate=remediate.simulate,
+        changeset=changeset.changeset,
+        safe_apply="nvue-apply-confirm",
+        fix_ext="nv.txt",
+    ),
+    transaction_factory=_transaction,
+)
+"""NVIDIA Cumulus Linux 5.x switches configured with NVUE (``platform: cumulus``)."""

@@ -18,31 +18,58 @@ not be confirmed are marked **[unverified]** where they are used.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Literal
+from rocetune.model import Device, PlatformLimits, WatchdogLimits
+from rocetune.platforms.base import Platform, fixed_commands
+from rocetune.platforms.changes import Fix, Planner, PlatformPlan
+from rocetune.platforms.common.cli_errors import CISCO
+from rocetune.platforms.eos import changeset, commands, context, redact, remediate
+from rocetune.platforms.eos.parse import MTU_MAX, parse_snapshot
+from rocetune.snapshot import Command, Snapshot
 
-from rocetune.platforms.base import SwitchCommands
-from rocetune.platforms.eos import commands
-from rocetune.platforms.eos.parse import parse_snapshot
-
-if TYPE_CHECKING:
-    from rocetune.platforms.base import ParseResult
-    from rocetune.snapshot import Command, Snapshot
-
-__all__ = ["EosDriver"]
+__all__ = ["PLATFORM"]
 
 
-class EosDriver(SwitchCommands):
-    """Driver for Arista EOS switches (``platform: eos`` in the inventory)."""
+def sniff(path: str, text: str) -> Command | None:
+    """The command a saved EOS file stands for, or None; never raises."""
+    del path
+    return commands.sniff(text)
 
-    name: ClassVar[str] = "eos"
-    kind: ClassVar[Literal["switch", "host"]] = "switch"
-    COMMANDS = commands.COMMANDS
 
-    def sniff(self, path: str, text: str) -> Command | None:
-        """Return the command a saved EOS file stands for, or None; never raises."""
-        del path
-        return commands.sniff(text)
+def _remediate(
+    fixes: list[Fix], snapshot: Snapshot, device: Device, intended: object
+) -> PlatformPlan:
+    del intended
+    return remediate.remediate(fixes, snapshot, device)
 
-    def parse(self, snapshot: Snapshot, name: str, role: str | None) -> ParseResult:
-        """Parse a snapshot into a switch; ParseError when the running-config is missing."""
-        return parse_snapshot(snapshot, name, role)
+
+PLATFORM = Platform(
+    name="eos",
+    kind="switch",
+    description="Arista EOS",
+    commands=fixed_commands(commands.COMMANDS),
+    sniff=sniff,
+    parser=parse_snapshot,  # ParseError when the running-config is missing
+    device_type="arista_eos",
+    redactor=redact.redact,
+    error_marker=CISCO,
+    limits=PlatformLimits(
+        mtu_max=MTU_MAX,
+        watchdog=WatchdogLimits(
+            detection_ms=(10, 60000),
+            restoration_ms=(10, 60000),
+            poll_ms=(5, 30000),
+            poll_max_fraction=0.5,
+            source="EOS pause watchdog timers (S18; partly unverified, roce-knowledge.md §2.4)",
+        ),
+    ),
+    render=context.RENDER,
+    planner=Planner(
+        remediate=_remediate,
+        simulate=remediate.simulate,
+        changeset=changeset.changeset,
+        safe_apply="config-session-commit-timer",
+        fix_ext="cfg",
+        comment="!",
+    ),
+)
+"""Arista EOS switches (``platform: eos`` in the inventory)."""

@@ -29,45 +29,61 @@ command family (:mod:`.mlnx_qos`, :mod:`.ethtool`, :mod:`.sysfs`, :mod:`.rdma`,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import ClassVar, Literal
-
-from rocetune.platforms.base import ParseResult
-from rocetune.platforms.linux_host import commands
+from rocetune.model import Device
+from rocetune.platforms.base import Platform
+from rocetune.platforms.changes import Fix, Planner, PlatformPlan
+from rocetune.platforms.common.cli_errors import SHELL
+from rocetune.platforms.linux_host import changeset, commands, context, redact, remediate, simulate
 from rocetune.platforms.linux_host.followups import followup_commands
 from rocetune.platforms.linux_host.parse import parse_snapshot
-from rocetune.platforms.linux_host.sniff import sniff
+from rocetune.platforms.linux_host.sniff import sniff as sniff_text
 from rocetune.platforms.transaction import Transaction, TxContext
 from rocetune.snapshot import Command, Snapshot
 
-__all__ = ["LinuxHostDriver"]
+__all__ = ["PLATFORM"]
 
 
-class LinuxHostDriver:
-    """Driver for Linux hosts with NVIDIA ConnectX NICs (``platform: linux_host``)."""
+def sniff(path: str, text: str) -> Command | None:
+    """The command a saved host file stands for, or None; never raises."""
+    del path
+    return sniff_text(text)
 
-    name: ClassVar[str] = "linux_host"
-    kind: ClassVar[Literal["switch", "host"]] = "host"
 
-    def commands(self, nics: Sequence[str] = ()) -> tuple[Command, ...]:
-        """Host-wide commands, then the per-NIC commands; ValueError for a bad NIC name."""
-        return commands.commands(nics)
+def _remediate(
+    fixes: list[Fix], snapshot: Snapshot, device: Device, intended: object
+) -> PlatformPlan:
+    del intended
+    return remediate.remediate(fixes, snapshot, device)
 
-    def followup_commands(self, snapshot: Snapshot) -> tuple[Command, ...]:
-        """Per RDMA device and per PCI function, from ``ibdev2netdev`` and ``ethtool -i``."""
-        return followup_commands(snapshot)
 
-    def sniff(self, path: str, text: str) -> Command | None:
-        """The command a saved host file stands for, or None; never raises."""
-        del path
-        return sniff(text)
+def _transaction(context: TxContext) -> Transaction:
+    """The apply driver of :mod:`.transaction` (imported on first use)."""
+    from rocetune.platforms.linux_host.transaction import HostTransaction
 
-    def parse(self, snapshot: Snapshot, name: str, role: str | None) -> ParseResult:
-        """Parse a host snapshot; odd input becomes Unparsed items, never an exception."""
-        return parse_snapshot(snapshot, name, role)
+    return HostTransaction(context)
 
-    def transaction(self, context: TxContext) -> Transaction | None:
-        """The apply driver (:mod:`rocetune.platforms.linux_host.transaction`)."""
-        from rocetune.platforms.linux_host.transaction import HostTransaction
 
-        return HostTransaction(context)
+PLATFORM = Platform(
+    name="linux_host",
+    kind="host",
+    description="Linux host with NVIDIA ConnectX NICs",
+    commands=commands.commands,  # host-wide, then per NIC; ValueError for a bad NIC name
+    followup_commands=followup_commands,  # per RDMA device and PCI function
+    sniff=sniff,
+    parser=parse_snapshot,  # odd input becomes Unparsed items, never an exception
+    device_type="linux",
+    redactor=redact.redact,
+    error_marker=SHELL,
+    render=context.RENDER,
+    planner=Planner(
+        remediate=_remediate,
+        simulate=simulate.simulate,
+        changeset=changeset.changeset,
+        safe_apply="captured-values-restore",
+        prelude=("#!/bin/sh", "set -eu"),
+        # the outputs the plan's commands change
+        config_files=("mlnx_qos", "cat_sys_class_net", "mlxconfig", "cma_roce", "ethtool_a_"),
+    ),
+    transaction_factory=_transaction,
+)
+"""Linux hosts with NVIDIA ConnectX NICs (``platform: linux_host``)."""

@@ -25,28 +25,50 @@ and public collectors' NX-OS JSON samples (see :mod:`.commands`).
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
-
-from rocetune.platforms.base import ParseResult, SwitchCommands
-from rocetune.platforms.nxos import commands
+from rocetune.model import Device, PlatformLimits
+from rocetune.platforms.base import Platform, fixed_commands
+from rocetune.platforms.changes import Fix, Planner, PlatformPlan
+from rocetune.platforms.common.cli_errors import CISCO
+from rocetune.platforms.nxos import changeset, commands, context, redact, remediate
 from rocetune.platforms.nxos.parse import parse_snapshot
 from rocetune.snapshot import Command, Snapshot
 
-__all__ = ["NxosDriver"]
+__all__ = ["PLATFORM"]
 
 
-class NxosDriver(SwitchCommands):
-    """Driver for Cisco Nexus switches running NX-OS (``platform: nxos``)."""
+def sniff(path: str, text: str) -> Command | None:
+    """The command a saved NX-OS file stands for, or None; never raises."""
+    del path
+    return commands.sniff(text)
 
-    name: ClassVar[str] = "nxos"
-    kind: ClassVar[Literal["switch", "host"]] = "switch"
-    COMMANDS = commands.COMMANDS
 
-    def sniff(self, path: str, text: str) -> Command | None:
-        """Return the command a saved NX-OS file stands for, or None; never raises."""
-        del path
-        return commands.sniff(text)
+def _remediate(
+    fixes: list[Fix], snapshot: Snapshot, device: Device, intended: object
+) -> PlatformPlan:
+    del intended
+    return remediate.remediate(fixes, snapshot, device)
 
-    def parse(self, snapshot: Snapshot, name: str, role: str | None) -> ParseResult:
-        """Parse a snapshot into a switch; raise ParseError(file, line) on unreadable input."""
-        return parse_snapshot(snapshot, name, role)
+
+PLATFORM = Platform(
+    name="nxos",
+    kind="switch",
+    description="Cisco NX-OS",
+    commands=fixed_commands(commands.COMMANDS),
+    sniff=sniff,
+    parser=parse_snapshot,
+    device_type="cisco_nxos",
+    redactor=redact.redact,
+    error_marker=CISCO,
+    # Watchdog timer ranges not modelled yet: RT206 runs its generic checks.
+    limits=PlatformLimits(mtu_max=9216),  # NX-OS mtu 576-9216 (docs/mtu.md)
+    render=context.RENDER,
+    planner=Planner(
+        remediate=_remediate,
+        simulate=remediate.simulate,
+        changeset=changeset.changeset,
+        safe_apply="checkpoint-rollback",
+        fix_ext="cfg",
+        comment="!",
+    ),
+)
+"""Cisco Nexus switches running NX-OS (``platform: nxos``)."""

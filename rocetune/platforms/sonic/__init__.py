@@ -9,38 +9,63 @@ semantics decisions are in each module's docstring.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Literal
-
-from rocetune.platforms.base import SwitchCommands
+from rocetune.model import PlatformLimits, WatchdogLimits
+from rocetune.platforms.base import Platform, fixed_commands
+from rocetune.platforms.changes import Planner
+from rocetune.platforms.common.cli_errors import SHELL
+from rocetune.platforms.sonic import changeset, context, redact, remediate
 from rocetune.platforms.sonic.commands import COMMANDS, CONFIG_DB
 from rocetune.platforms.sonic.detect import looks_like_config_db
 from rocetune.platforms.sonic.parse import parse_snapshot
+from rocetune.platforms.transaction import Transaction, TxContext
+from rocetune.snapshot import Command
 
-if TYPE_CHECKING:
-    from rocetune.platforms.base import ParseResult
-    from rocetune.platforms.transaction import Transaction, TxContext
-    from rocetune.snapshot import Command, Snapshot
-
-__all__ = ["SonicDriver"]
+__all__ = ["PLATFORM"]
 
 
-class SonicDriver(SwitchCommands):
-    """Driver for SONiC switches (``platform: sonic`` in the inventory)."""
+def sniff(path: str, text: str) -> Command | None:
+    """The config_db command when ``text`` is a SONiC CONFIG_DB JSON file."""
+    del path
+    return CONFIG_DB if looks_like_config_db(text) else None
 
-    name: ClassVar[str] = "sonic"
-    kind: ClassVar[Literal["switch", "host"]] = "switch"
-    COMMANDS = COMMANDS
 
-    def sniff(self, path: str, text: str) -> Command | None:
-        """Return the config_db command when ``text`` is a SONiC CONFIG_DB JSON file."""
-        return CONFIG_DB if looks_like_config_db(text) else None
+def _transaction(context: TxContext) -> Transaction:
+    """The apply driver of :mod:`.transaction` (imported on first use)."""
+    from rocetune.platforms.sonic.transaction import SonicTransaction
 
-    def parse(self, snapshot: Snapshot, name: str, role: str | None) -> ParseResult:
-        """Parse a snapshot; only invalid JSON raises ParseError."""
-        return parse_snapshot(snapshot, name, role)
+    return SonicTransaction(context)
 
-    def transaction(self, context: TxContext) -> Transaction | None:
-        """The apply driver (:mod:`rocetune.platforms.sonic.transaction`)."""
-        from rocetune.platforms.sonic.transaction import SonicTransaction
 
-        return SonicTransaction(context)
+PLATFORM = Platform(
+    name="sonic",
+    kind="switch",
+    description="SONiC (config_db.json)",
+    commands=fixed_commands(COMMANDS),
+    sniff=sniff,
+    parser=parse_snapshot,  # only invalid JSON raises ParseError
+    # Community SONiC lands in bash: netmiko has no generic ``sonic`` (``dell_sonic`` is
+    # Enterprise SONiC's sonic-cli).
+    device_type="linux",
+    redactor=redact.redact,
+    error_marker=SHELL,
+    limits=PlatformLimits(
+        mtu_max=9216,  # PORT.mtu up to 9216 (docs/mtu.md)
+        watchdog=WatchdogLimits(
+            detection_ms=(100, 5000),
+            restoration_ms=(100, 60000),
+            poll_ms=(100, 1000),
+            source="SONiC sonic-pfcwd.yang / pfcwd CLI (S7, S8)",
+        ),
+    ),
+    render=context.RENDER,
+    planner=Planner(
+        remediate=remediate.remediate,
+        simulate=remediate.simulate,
+        changeset=changeset.changeset,
+        safe_apply="gcu-checkpoint-apply-patch",
+        native="patch",
+        fix_ext="patch.json",
+    ),
+    transaction_factory=_transaction,
+)
+"""SONiC switches (``platform: sonic`` in the inventory)."""

@@ -7,14 +7,14 @@ from pathlib import Path
 
 from rocetune.model import Device
 from rocetune.platforms.base import ParseResult
-from rocetune.platforms.cumulus import CumulusDriver
+from rocetune.platforms.cumulus import PLATFORM as CUMULUS
 from rocetune.platforms.cumulus.commands import NV_CONFIG
 from rocetune.snapshot import Snapshot, SourceFile, read_single_file
 from tests.paths import CORPUS as CORPUS_ROOT
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "cumulus"
 CORPUS = CORPUS_ROOT / "cumulus"
-DRIVER = CumulusDriver()
+DRIVER = CUMULUS
 
 DSCP_DEFAULT = {dscp: dscp >> 3 for dscp in range(64)}
 IDENTITY8 = {n: n for n in range(8)}

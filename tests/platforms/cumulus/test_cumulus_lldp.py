@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rocetune.platforms.cumulus import CumulusDriver
+from rocetune.platforms.cumulus import PLATFORM as CUMULUS
 from rocetune.platforms.cumulus.commands import LLDP, NV_CONFIG
 from rocetune.snapshot import Snapshot, SourceFile
 
@@ -22,7 +22,7 @@ def _snap(lldp: str | None) -> Snapshot:
 
 
 def test_lldp_neighbors_on_the_device() -> None:
-    result = CumulusDriver().parse(_snap(LLDP_FILE.read_text()), "leaf3", "leaf")
+    result = CUMULUS.parse(_snap(LLDP_FILE.read_text()), "leaf3", "leaf")
     lldp = result.device.lldp
     assert lldp is not None
     assert [(n.local_port, n.remote_name, n.remote_port) for n in lldp] == [
@@ -38,13 +38,13 @@ def test_lldp_neighbors_on_the_device() -> None:
 
 
 def test_without_lldp_output_lldp_is_unknown() -> None:
-    device = CumulusDriver().parse(_snap(None), "leaf3", "leaf").device
+    device = CUMULUS.parse(_snap(None), "leaf3", "leaf").device
     assert device.lldp is None
     assert device.ports
 
 
 def test_invalid_lldp_output_is_reported_not_fatal() -> None:
-    result = CumulusDriver().parse(_snap('{"lldp": {"interface": [\n{'), "leaf3", "leaf")
+    result = CUMULUS.parse(_snap('{"lldp": {"interface": [\n{'), "leaf3", "leaf")
     assert result.device.lldp is None
     item = result.device.unparsed[-1]
     assert (item.item, item.file, item.line) == (LLDP.command, f"s/{LLDP.filename}", 2)
@@ -55,4 +55,4 @@ def test_invalid_lldp_output_is_reported_not_fatal() -> None:
 
 
 def test_lldp_file_is_not_taken_for_a_config() -> None:
-    assert CumulusDriver().sniff("x.json", LLDP_FILE.read_text()) is None
+    assert CUMULUS.sniff("x.json", LLDP_FILE.read_text()) is None

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from rocetune.platforms.cumulus import CumulusDriver
+from rocetune.platforms.cumulus import PLATFORM as CUMULUS
 from rocetune.platforms.cumulus.commands import (
     NV_CONFIG,
     NV_INTERFACE,
@@ -151,9 +151,9 @@ def test_unsupported_nclu_reports_qos_lines_only() -> None:
 
 
 def test_driver_contract() -> None:
-    driver = CumulusDriver()
-    assert CumulusDriver.name == "cumulus"
-    assert CumulusDriver.kind == "switch"
+    driver = CUMULUS
+    assert CUMULUS.name == "cumulus"
+    assert CUMULUS.kind == "switch"
     commands = driver.commands()
     assert commands[0] == NV_CONFIG
     assert NV_CONFIG.required

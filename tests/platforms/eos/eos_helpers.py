@@ -7,14 +7,14 @@ from pathlib import Path
 
 from rocetune.model import Device, Scheduler
 from rocetune.platforms.base import ParseResult
-from rocetune.platforms.eos import EosDriver
+from rocetune.platforms.eos import PLATFORM as EOS
 from rocetune.platforms.eos.commands import LLDP_DETAIL, RUNNING_CONFIG
 from rocetune.snapshot import Snapshot, SourceFile, read_directory, read_single_file
 from tests.paths import CORPUS as CORPUS_ROOT
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "eos"
 CORPUS = CORPUS_ROOT / "eos"
-DRIVER = EosDriver()
+DRIVER = EOS
 
 DSCP_DEFAULT = {dscp: dscp >> 3 for dscp in range(64)}
 IDENTITY8 = {n: n for n in range(8)}

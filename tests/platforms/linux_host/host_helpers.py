@@ -6,7 +6,7 @@ from pathlib import Path
 
 from rocetune.model import Device
 from rocetune.platforms.base import ParseResult
-from rocetune.platforms.linux_host import LinuxHostDriver
+from rocetune.platforms.linux_host import PLATFORM as LINUX_HOST
 from rocetune.platforms.linux_host.base import Notes
 from rocetune.platforms.linux_host.segments import Segment, split
 from rocetune.snapshot import Snapshot, SourceFile, read_directory, read_single_file
@@ -15,7 +15,7 @@ from tests.paths import CORPUS as CORPUS_ROOT
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "linux_host"
 SNAPSHOT = FIXTURES / "gpu01"
 CORPUS = CORPUS_ROOT / "host"
-DRIVER = LinuxHostDriver()
+DRIVER = LINUX_HOST
 
 
 def segment(text: str, file: str = "out.txt") -> Segment:

@@ -7,14 +7,14 @@ from pathlib import Path
 
 from rocetune.model import Device, Port
 from rocetune.platforms.base import ParseResult
-from rocetune.platforms.nxos import NxosDriver
+from rocetune.platforms.nxos import PLATFORM as NXOS
 from rocetune.platforms.nxos.commands import INTERFACES, LLDP, RUNNING_CONFIG
 from rocetune.snapshot import Command, Snapshot, SourceFile, read_single_file
 from tests.paths import CORPUS as CORPUS_ROOT
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "nxos"
 CORPUS = CORPUS_ROOT / "nxos"
-DRIVER = NxosDriver()
+DRIVER = NXOS
 IDENTITY8 = {n: n for n in range(8)}
 ALL_ZERO = dict.fromkeys(range(64), 0)
 

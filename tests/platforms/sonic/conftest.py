@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from rocetune.platforms.base import ParseResult
-from rocetune.platforms.sonic import SonicDriver
+from rocetune.platforms.sonic import PLATFORM as SONIC
 from rocetune.platforms.sonic.commands import CONFIG_DB
 from rocetune.snapshot import Snapshot, SourceFile
 
@@ -25,7 +25,7 @@ def parse_config() -> Callable[[str], ParseResult]:
     """Parse CONFIG_DB text through the driver (file name ``config_db.json``)."""
 
     def run(text: str) -> ParseResult:
-        return SonicDriver().parse(snapshot_of(text), "sw1", "leaf")
+        return SONIC.parse(snapshot_of(text), "sw1", "leaf")
 
     return run
 
@@ -36,6 +36,6 @@ def parse_fixture() -> Callable[[str], ParseResult]:
 
     def run(name: str) -> ParseResult:
         path = FIXTURES / name
-        return SonicDriver().parse(snapshot_of(path.read_text(), str(path)), "sw1", "leaf")
+        return SONIC.parse(snapshot_of(path.read_text(), str(path)), "sw1", "leaf")
 
     return run

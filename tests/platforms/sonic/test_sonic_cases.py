@@ -11,7 +11,7 @@ import pytest
 from rocetune.errors import ParseError
 from rocetune.model import BufferProfile, Device, EcnProfile, Scheduler, Watchdog
 from rocetune.platforms.base import ParseResult
-from rocetune.platforms.sonic import SonicDriver
+from rocetune.platforms.sonic import PLATFORM as SONIC
 from rocetune.platforms.sonic.commands import CONFIG_DB
 from rocetune.snapshot import Snapshot, SnapshotMeta, SourceFile
 
@@ -114,11 +114,11 @@ def test_invalid_json_raises_parse_error_with_line(parse_config: Parse) -> None:
 
 
 def test_missing_output_raises_parse_error() -> None:
-    from rocetune.platforms.sonic import SonicDriver
+    from rocetune.platforms.sonic import PLATFORM as SONIC
     from rocetune.snapshot import Snapshot
 
     with pytest.raises(ParseError, match="show runningconfiguration all"):
-        SonicDriver().parse(Snapshot(files={}, origin="snap/leaf1"), "leaf1", None)
+        SONIC.parse(Snapshot(files={}, origin="snap/leaf1"), "leaf1", None)
 
 
 # --- malformed content never raises ----------------------------------------------------
@@ -405,7 +405,7 @@ def _collected(text: str) -> ParseResult:
         meta=SnapshotMeta(collected_at="2026-01-01T00:00:00Z"),
         origin="x",
     )
-    return SonicDriver().parse(snap, "sw1", "leaf")
+    return SONIC.parse(snap, "sw1", "leaf")
 
 
 def test_watchdog_running_config_without_entry_is_off() -> None:

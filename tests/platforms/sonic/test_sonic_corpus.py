@@ -10,7 +10,7 @@ import pytest
 
 from rocetune.errors import ParseError
 from rocetune.model import Device
-from rocetune.platforms.sonic import SonicDriver
+from rocetune.platforms.sonic import PLATFORM as SONIC
 from rocetune.platforms.sonic.commands import CONFIG_DB
 from rocetune.platforms.sonic.parse import parse_text
 from tests.paths import CORPUS as CORPUS_ROOT
@@ -84,14 +84,14 @@ def test_fixture_list_is_complete() -> None:
 
 @pytest.mark.parametrize("path", CORPUS_JSON + FIXTURE_JSON, ids=lambda p: p.name)
 def test_sniff_sonic_json(path: Path) -> None:
-    found = SonicDriver().sniff(str(path), path.read_text(encoding="utf-8"))
+    found = SONIC.sniff(str(path), path.read_text(encoding="utf-8"))
     assert found == (None if path.name in NOT_CONFIG_DB else CONFIG_DB)
 
 
 @pytest.mark.parametrize("path", OTHER_CORPUS, ids=lambda p: str(p.relative_to(CORPUS)))
 def test_sniff_rejects_everything_else(path: Path) -> None:
     text = path.read_bytes().decode("utf-8", errors="replace")
-    assert SonicDriver().sniff(str(path), text) is None
+    assert SONIC.sniff(str(path), text) is None
 
 
 # --- quick fuzz: drop each table in turn ------------------------------------------------

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from rocetune.model import LldpNeighbor
-from rocetune.platforms.sonic import SonicDriver
+from rocetune.platforms.sonic import PLATFORM as SONIC
 from rocetune.platforms.sonic.commands import CONFIG_DB, LLDP
 from rocetune.snapshot import Snapshot, SourceFile
 
@@ -31,9 +31,7 @@ def _snap(lldp: str | None) -> Snapshot:
 
 
 def test_lldp_fills_device_lldp_with_provenance() -> None:
-    result = SonicDriver().parse(
-        _snap((LLDP_DIR / "sonic_one_neighbor.json").read_text()), "l", None
-    )
+    result = SONIC.parse(_snap((LLDP_DIR / "sonic_one_neighbor.json").read_text()), "l", None)
     assert result.device.lldp == (
         LldpNeighbor(
             local_port="Ethernet0",
@@ -48,12 +46,12 @@ def test_lldp_fills_device_lldp_with_provenance() -> None:
 
 
 def test_without_the_lldp_file_lldp_is_unknown() -> None:
-    assert SonicDriver().parse(_snap(None), "l", None).device.lldp is None
+    assert SONIC.parse(_snap(None), "l", None).device.lldp is None
 
 
 def test_lldp_skipped_entries_become_unparsed() -> None:
     text = '{"lldp": {"interface": {"Ethernet0": {"via": "LLDP"}}}}'
-    device = SonicDriver().parse(_snap(text), "l", None).device
+    device = SONIC.parse(_snap(text), "l", None).device
     assert device.lldp == ()
     assert [(u.item, u.file) for u in device.unparsed] == [
         ("lldp interface Ethernet0", f"s/{LLDP.filename}")
@@ -61,7 +59,7 @@ def test_lldp_skipped_entries_become_unparsed() -> None:
 
 
 def test_invalid_lldp_json_is_reported_not_fatal() -> None:
-    device = SonicDriver().parse(_snap('{"lldp": \n'), "l", None).device
+    device = SONIC.parse(_snap('{"lldp": \n'), "l", None).device
     assert device.lldp is None
     assert device.ports
     [item] = device.unparsed
@@ -71,7 +69,7 @@ def test_invalid_lldp_json_is_reported_not_fatal() -> None:
 
 
 def test_fec_and_alias() -> None:
-    result = SonicDriver().parse(_snap(None), "l", None)
+    result = SONIC.parse(_snap(None), "l", None)
     ports = result.device.ports
     assert [(p.fec, p.alias) for p in ports.values()] == [
         ("rs", "etp1"),
@@ -86,11 +84,11 @@ def test_fec_and_alias() -> None:
 def test_unknown_fec_is_reported() -> None:
     config = {"PORT": {"Ethernet0": {"fec": "turbo"}}}
     snap = Snapshot(files={CONFIG_DB.filename: SourceFile("c.json", json.dumps(config))})
-    device = SonicDriver().parse(snap, "l", None).device
+    device = SONIC.parse(snap, "l", None).device
     assert device.ports["Ethernet0"].fec is None
     assert [u.item for u in device.unparsed] == ["PORT|Ethernet0 fec=turbo"]
 
 
 @pytest.mark.parametrize("name", ["sonic_one_neighbor.json", "cumulus_leaf_several.json"])
 def test_lldp_file_is_not_taken_for_a_config_db(name: str) -> None:
-    assert SonicDriver().sniff(name, (LLDP_DIR / name).read_text()) is None
+    assert SONIC.sniff(name, (LLDP_DIR / name).read_text()) is None

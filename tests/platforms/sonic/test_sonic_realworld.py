@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable
 
 from rocetune.platforms.base import ParseResult
-from rocetune.platforms.sonic import SonicDriver
+from rocetune.platforms.sonic import PLATFORM as SONIC
 from rocetune.platforms.sonic.commands import CONFIG_DB
 from rocetune.platforms.sonic.detect import looks_like_config_db
 from rocetune.platforms.sonic.parse import parse_text
@@ -62,13 +62,13 @@ def test_pasted_capture_with_prompt_parses_with_file_lines(parse_fixture: Parse)
     )
     assert looks_like_config_db(pasted)
     snap_path = "capture.txt"
-    got = SonicDriver().parse(snapshot_of(pasted, snap_path), "sw1", None)
+    got = SONIC.parse(snapshot_of(pasted, snap_path), "sw1", None)
     want = parse_fixture(name)
     assert got.device.ports == want.device.ports
     assert [u.line for u in got.device.unparsed] == [
         (u.line or 0) + 1 for u in want.device.unparsed
     ]
-    assert SonicDriver().sniff(snap_path, pasted) == CONFIG_DB
+    assert SONIC.sniff(snap_path, pasted) == CONFIG_DB
 
 
 def test_prose_around_json_is_not_a_capture() -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 from hypothesis import given
 
 from rocetune.platforms.base import ParseResult
-from rocetune.platforms.sonic import SonicDriver
+from rocetune.platforms.sonic import PLATFORM as SONIC
 from rocetune.platforms.sonic.commands import COMMANDS, CONFIG_DB, PFC_PRIORITY
 from rocetune.platforms.sonic.pfc_priority import read_pfc_priority
 from rocetune.snapshot import Snapshot, SourceFile
@@ -68,7 +68,7 @@ def _parse(outputs: dict[str, str]) -> ParseResult:
         commands[k].filename: SourceFile(path=commands[k].filename, text=v)
         for k, v in outputs.items()
     }
-    return SonicDriver().parse(Snapshot(files=files, origin="t"), "sw1", "leaf")
+    return SONIC.parse(Snapshot(files=files, origin="t"), "sw1", "leaf")
 
 
 def test_tc_to_dscp_map_is_the_port_remark() -> None:
@@ -196,7 +196,7 @@ def test_output_without_the_table_changes_nothing() -> None:
 @FUZZ_SETTINGS
 @given(mutated([SHOW, MULTI]))
 def test_show_pfc_priority_mutations(text: str) -> None:
-    result = check_parse_files(SonicDriver(), {CONFIG_DB: CLEAN, PFC_PRIORITY: text})
+    result = check_parse_files(SONIC, {CONFIG_DB: CLEAN, PFC_PRIORITY: text})
     assert result is not None
     for port in result.device.ports.values():
         assert port.pfc_oper is None or set(port.pfc_oper) <= set(range(8))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rocetune.platforms.sonic import SonicDriver
+from rocetune.platforms.sonic import PLATFORM as SONIC
 from rocetune.platforms.sonic.asic import asic_family
 from rocetune.platforms.sonic.commands import CONFIG_DB, LLDP, PFC_PRIORITY
 from rocetune.platforms.sonic.tables import Entry
@@ -20,8 +20,8 @@ from rocetune.platforms.sonic.values import (
 
 
 def test_driver_contract() -> None:
-    driver = SonicDriver()
-    assert (SonicDriver.name, SonicDriver.kind) == ("sonic", "switch")
+    driver = SONIC
+    assert (SONIC.name, SONIC.kind) == ("sonic", "switch")
     assert driver.commands() == (CONFIG_DB, LLDP, PFC_PRIORITY)
     assert LLDP.filename == "docker_exec_lldp_lldpctl_f_json.json"
     assert not LLDP.required
@@ -44,7 +44,7 @@ def test_driver_contract() -> None:
     ],
 )
 def test_sniff_accepts_config_db(text: str) -> None:
-    assert SonicDriver().sniff("config_db.json", text) == CONFIG_DB
+    assert SONIC.sniff("config_db.json", text) == CONFIG_DB
 
 
 @pytest.mark.parametrize(
@@ -72,7 +72,7 @@ def test_sniff_accepts_config_db(text: str) -> None:
     ],
 )
 def test_sniff_rejects_other_text(text: str) -> None:
-    assert SonicDriver().sniff("file", text) is None
+    assert SONIC.sniff("file", text) is None
 
 
 @pytest.mark.parametrize(

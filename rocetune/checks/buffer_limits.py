@@ -31,7 +31,6 @@ from rocetune.checks.base import (
     Missing,
     PortRule,
     Result,
-    Rule,
     RuleMeta,
     RuleOptions,
     port_path,
@@ -293,6 +292,3 @@ def _queue_limit(
     if pool is None or pool.size_bytes is None:
         return None, f"size of pool {prof.pool or '(none)'} of the lossless queue profile"
     return pool.size_bytes, f"the size of its pool {pool.name}"
-
-
-RULES: tuple[type[Rule], ...] = (HeadroomLimits, LosslessPool)

@@ -21,7 +21,6 @@ from rocetune.checks.base import (
     Missing,
     PortRule,
     Result,
-    Rule,
     RuleMeta,
     RuleOptions,
     fmt_set,
@@ -382,6 +381,3 @@ def _short(link: Link, device: str, port: PortLike, real: float) -> Issue:
         expected=f">= {real:g} m (the link's length)",
         path=port_path(port, "cable_length_m"),
     )
-
-
-RULES: tuple[type[Rule], ...] = (HeadroomSufficient, XonXoffOrder, CableLength)

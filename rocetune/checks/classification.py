@@ -15,7 +15,6 @@ from rocetune.checks.base import (
     Issue,
     PortRule,
     Result,
-    Rule,
     RuleMeta,
     fmt_set,
     port_path,
@@ -440,12 +439,3 @@ def _check_queue(dev: Device, port: Port, prio: int, tc: int) -> Iterator[Issue]
     )
     want = "a queue with PFC" if pfc_q is None else pfc_q
     yield _chain_issue(dev, port, "tc_to_queue", msg, observed=queue, expected=want)
-
-
-RULES: tuple[type[Rule], ...] = (
-    TrustDscp,
-    RoceDscpLossless,
-    CnpDscpClass,
-    StrayDscpLossless,
-    PriorityChain,
-)

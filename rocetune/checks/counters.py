@@ -418,17 +418,3 @@ class PfcOnLossy(_CounterRule):
                     frames,
                     "PFC only on " + ",".join(map(str, sorted(lossless))),
                 )
-
-
-RULES: tuple[type[Rule], ...] = (
-    LosslessDrops,
-    TransportRetries,
-    PfcStorm,
-    PauseDuration,
-    CcLoop,
-    CnpIgnored,
-    GlobalPauseCounters,
-    OversizeFrames,
-    RoceOnLossyPriority,
-    PfcOnLossy,
-)

@@ -71,6 +71,3 @@ class UnknownDeviceKind(Rule):
                     observed=problem.platform or "no platform",
                     expected="a supported platform",
                 )
-
-
-RULES: tuple[type[Rule], ...] = (MissingData, UnparsedConfig, UnknownDeviceKind)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from rocetune.checks.base import CheckContext, DeviceRule, Issue, Result, Rule, RuleMeta
+from rocetune.checks.base import CheckContext, DeviceRule, Issue, Result, RuleMeta
 from rocetune.checks.scope import RoceScope
 from rocetune.model import Device, Severity
 
@@ -143,6 +143,3 @@ class SnapshotIdentity(DeviceRule):
                     path="hostname" if what.startswith("hostname") else None,
                 )
                 return
-
-
-RULES: tuple[type[Rule], ...] = (LosslessDomain, SnapshotIdentity)

@@ -20,7 +20,6 @@ from rocetune.checks.base import (
     Missing,
     PortRule,
     Result,
-    Rule,
     RuleMeta,
     RuleOptions,
     port_path,
@@ -262,6 +261,3 @@ def _marks(dev: Device, name: str, use: _Use, opts: EcnMarksOptions) -> Iterator
             severity=Severity.WARNING,
             asserts_absence=False,
         )
-
-
-RULES: tuple[type[Rule], ...] = (EcnOnLosslessQueue, EcnProfileValid, EcnMarks)

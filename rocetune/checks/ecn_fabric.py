@@ -136,6 +136,3 @@ def _outliers(key: GroupKey, group: _Group) -> Iterator[Issue]:
                 expected=f"{_show(ref)} (the majority of {what})",
                 path=port_path(ports[0], "ecn"),
             )
-
-
-RULES: tuple[type[Rule], ...] = (EcnProfileUniform,)

@@ -20,7 +20,6 @@ from rocetune.checks.base import (
     Missing,
     PortRule,
     Result,
-    Rule,
     RuleMeta,
     RuleOptions,
     port_path,
@@ -246,6 +245,3 @@ def _before(
         f" ({bound.kind} PG limit)",
         path=port_path(port, f"ecn.{queue}"),
     )
-
-
-RULES: tuple[type[Rule], ...] = (EcnThresholdScale, EcnBeforePfc)

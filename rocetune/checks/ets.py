@@ -17,7 +17,6 @@ from rocetune.checks.base import (
     Missing,
     PortRule,
     Result,
-    Rule,
     RuleMeta,
     RuleOptions,
     fmt_set,
@@ -245,6 +244,3 @@ def _not_lossless(dev: Device, port: PortLike, prio: int) -> Iterator[Result]:
         expected=f"no PFC on the CNP priority {prio} (intent cnp.priority)",
         path=port_path(port, field),
     )
-
-
-RULES: tuple[type[Rule], ...] = (EtsWeightsValid, CnpStrict)

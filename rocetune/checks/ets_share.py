@@ -20,7 +20,6 @@ from rocetune.checks.base import (
     Missing,
     PortRule,
     Result,
-    Rule,
     RuleMeta,
     fmt_set,
     port_path,
@@ -271,6 +270,3 @@ def _bulk_issue(table: _Table, bad: dict[int, tuple[set[int], set[int]]]) -> Iss
         expected="strict only for the CNP/control class; data classes DWRR/ETS",
         path=table.path(keys[0]) if len(keys) == 1 else table.path(),
     )
-
-
-RULES: tuple[type[Rule], ...] = (LosslessBandwidth, BulkStrict)

@@ -22,9 +22,7 @@ from rocetune.checks.base import (
     RuleMeta,
     port_path,
 )
-from rocetune.checks.deadlock import PfcDeadlockRisk
 from rocetune.checks.ecn import lossless_queues
-from rocetune.checks.fabric_uniform import FabricUniform
 from rocetune.checks.helpers import (
     DSCP_TRUST,
     PortLike,
@@ -334,7 +332,3 @@ def _show(value: object) -> str:
         pairs = (f"{d}->{'unmapped' if p is None else p}" for d, p in value)
         return "{" + ", ".join(pairs) + "}"
     return str(value)
-
-
-RULES: tuple[type[Rule], ...] = (FabricUniform, EcnEveryHop, DualHomingSymmetry, PfcDeadlockRisk)
-"""The fabric family, sorted by code."""

@@ -16,7 +16,6 @@ from rocetune.checks.base import (
     Issue,
     LinkRule,
     Result,
-    Rule,
     RuleMeta,
     fmt_set,
     port_path,
@@ -268,6 +267,3 @@ def _host_switch(
         expected="host MTU <= switch MTU",
         field="mtu",
     )
-
-
-RULES: tuple[type[Rule], ...] = (LinkPfcMatch, LinkClassMatch, LinkMtuMatch)

@@ -23,7 +23,6 @@ from rocetune.checks.base import (
     Issue,
     Missing,
     Result,
-    Rule,
     RuleMeta,
     fmt_set,
 )
@@ -131,6 +130,3 @@ def _issue(dev: Device, tlv: AppTlv, why: str, want: set[int] | None) -> Issue:
         expected=expected,
         path="lldp_app_tlvs",
     )
-
-
-RULES: tuple[type[Rule], ...] = (LldpAppTlv,)

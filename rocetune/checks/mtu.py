@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rocetune.checks.base import CheckContext, Issue, PortRule, Result, Rule, RuleMeta, port_path
+from rocetune.checks.base import CheckContext, Issue, PortRule, Result, RuleMeta, port_path
 from rocetune.checks.helpers import missing
 from rocetune.model import Device, Port, Severity
 
@@ -75,6 +75,3 @@ class SwitchMtu(PortRule):
                 path=port_path(port, "class_mtu"),
                 asserts_absence=False,
             )
-
-
-RULES: tuple[type[Rule], ...] = (SwitchMtu,)

@@ -16,7 +16,6 @@ from rocetune.checks.base import (
     Issue,
     PortRule,
     Result,
-    Rule,
     RuleMeta,
     RuleOptions,
     fmt_set,
@@ -378,12 +377,3 @@ class PfcOperState(PortRule):
             expected=f"configured {fmt_set(conf)}",
             path=port_path(port, "pfc_oper"),
         )
-
-
-RULES: tuple[type[Rule], ...] = (
-    PfcOnLossless,
-    PfcExtraPriority,
-    TooManyLossless,
-    LinkPauseOff,
-    PfcOperState,
-)

@@ -28,7 +28,6 @@ from rocetune.checks.base import (
     Issue,
     Missing,
     Result,
-    Rule,
     RuleMeta,
     port_path,
 )
@@ -187,6 +186,3 @@ def _single_port(where: list[str]) -> str | None:
     if len(where) == 1 and not where[0].startswith("tunnel "):
         return where[0]
     return None
-
-
-RULES: tuple[type[Rule], ...] = (DscpRemark,)

@@ -20,7 +20,6 @@ from rocetune.checks.base import (
     Issue,
     LinkRule,
     Result,
-    Rule,
     RuleMeta,
     RuleOptions,
     port_path,
@@ -346,6 +345,3 @@ def _conflict(
         expected=f"{other} (inventory)",
         path=f"lldp.{peers[0][0]}",
     )
-
-
-RULES: tuple[type[Rule], ...] = (CnpDscpMatch, LinkSpeedMatch, UnknownNeighbor)

@@ -263,11 +263,3 @@ class PerftestFailed(_VerifyRule):
         else:
             return
         yield _issue(r, f"failed: {text!r}; likely cause: {CAUSES[kind]}", kind, "a result")
-
-
-RULES: tuple[type[Rule], ...] = (
-    PerftestBandwidth,
-    PerftestLatency,
-    PerftestSanity,
-    PerftestFailed,
-)

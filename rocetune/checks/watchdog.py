@@ -20,7 +20,6 @@ from rocetune.checks.base import (
     Missing,
     PortRule,
     Result,
-    Rule,
     RuleMeta,
     RuleOptions,
     fmt_set,
@@ -295,6 +294,3 @@ class PfcWatchdogAction(DeviceRule):
                     expected=f"action {want} (intent pfc_watchdog.action)",
                     path=path,
                 )
-
-
-RULES: tuple[type[Rule], ...] = (PfcWatchdogOn, PfcWatchdogTimers, PfcWatchdogAction)

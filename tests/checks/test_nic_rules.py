@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from rocetune.checks import nic
 from rocetune.checks.nic_cc import fw_int
 from rocetune.checks.nic_port import RoceV2, RoceV2Options, mlx5_xoff_bytes, roce_mtu
 from rocetune.engine import run_checks
@@ -55,17 +54,3 @@ def test_firmware_values() -> None:
         None,
         None,
     )
-
-
-def test_nic_family_registry() -> None:
-    assert [r.meta.code for r in nic.RULES] == [
-        "RT105",
-        "RT311",
-        "RT312",
-        "RT314",
-        "RT315",
-        "RT316",
-        "RT506",
-        "RT602",
-        "RT603",
-    ]

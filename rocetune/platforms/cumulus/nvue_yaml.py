@@ -33,6 +33,30 @@ from rocetune.errors import ParseError
 from rocetune.platforms.cumulus.tree import ConfigTree, Issues, KeyPath, deep_merge
 
 _REVISION_KEYS = frozenset({"header", "set", "unset"})
+NODES_PER_LINE = 20
+"""Alias budget: a document may expand to at most this many values per line of text (plus
+:data:`NODES_BASE`). NVUE never writes anchors; a hand-written file that shares a block with
+``&a``/``*a`` stays far below it, while a nested alias bomb (a kilobyte that expands to 10^9
+values) is refused at once instead of exhausting memory."""
+NODES_BASE = 10_000
+
+
+class _Budget:
+    """How many more values the document may expand to."""
+
+    def __init__(self, text: str, file: str) -> None:
+        self.left = NODES_BASE + NODES_PER_LINE * (text.count("\n") + 1)
+        self.file = file
+
+    def spend(self, node: Any) -> None:
+        self.left -= 1
+        if self.left < 0:
+            line = getattr(getattr(node, "lc", None), "line", None)
+            msg = (
+                "YAML aliases expand this document far beyond its size (an alias bomb?);"
+                " refusing to read it"
+            )
+            raise ParseError(msg, file=self.file, line=line + 1 if line is not None else None)
 
 
 def load_yaml(text: str, file: str, issues: Issues) -> ConfigTree:
@@ -47,13 +71,14 @@ def load_yaml(text: str, file: str, issues: Issues) -> ConfigTree:
     tree = ConfigTree()
     if document is None:
         return tree
+    budget = _Budget(body, file)
     if isinstance(document, CommentedSeq):
-        _read_revisions(document, tree, issues)
+        _read_revisions(document, tree, issues, budget)
     elif isinstance(document, CommentedMap):
         if _REVISION_KEYS & {str(k) for k in document} and isinstance(document.get("set"), dict):
-            _read_item(document, 1, tree, issues)
+            _read_item(document, 1, tree, issues, budget)
         else:
-            _apply_set(document, tree)
+            _apply_set(document, tree, budget)
     else:
         issues.add("(document)", "NVUE YAML must be a list of revision items", 1)
     return tree
@@ -72,34 +97,36 @@ def _error_position(exc: YAMLError, text: str) -> tuple[int, int | None]:
     return 1, None
 
 
-def _read_revisions(items: CommentedSeq, tree: ConfigTree, issues: Issues) -> None:
+def _read_revisions(items: CommentedSeq, tree: ConfigTree, issues: Issues, budget: _Budget) -> None:
     for index, item in enumerate(items):
         line = _item_line(items, index)
         if not isinstance(item, CommentedMap):
             issues.add(f"[{index}]", "revision item is not a mapping", line)
             continue
-        _read_item(item, line, tree, issues)
+        _read_item(item, line, tree, issues, budget)
 
 
-def _read_item(item: CommentedMap, line: int | None, tree: ConfigTree, issues: Issues) -> None:
+def _read_item(
+    item: CommentedMap, line: int | None, tree: ConfigTree, issues: Issues, budget: _Budget
+) -> None:
     for key, value in item.items():
         name = _key(key)
         key_line = _key_line(item, key) or line
         if name == "header" and isinstance(value, dict):
             tree.header.update({_key(k): str(v) for k, v in value.items()})
         elif name == "set" and isinstance(value, CommentedMap):
-            _apply_set(value, tree)
+            _apply_set(value, tree, budget)
         elif name == "set" and value is None:
             continue
         elif name == "unset" and isinstance(value, CommentedMap):
-            _apply_unset(_plain(value, (), {}), tree.root)
+            _apply_unset(_plain(value, (), {}, budget), tree.root)
         else:
             issues.add(name, "unknown NVUE revision item or wrong type", key_line)
 
 
-def _apply_set(node: CommentedMap, tree: ConfigTree) -> None:
+def _apply_set(node: CommentedMap, tree: ConfigTree, budget: _Budget) -> None:
     lines: dict[KeyPath, int] = {}
-    value = _plain(node, (), lines)
+    value = _plain(node, (), lines, budget)
     if isinstance(value, dict):
         deep_merge(tree.root, value)
     tree.lines.update(lines)
@@ -118,8 +145,9 @@ def _apply_unset(patch: Any, target: dict[str, Any]) -> None:
             del target[key]
 
 
-def _plain(node: Any, path: KeyPath, lines: dict[KeyPath, int]) -> Any:
+def _plain(node: Any, path: KeyPath, lines: dict[KeyPath, int], budget: _Budget) -> Any:
     """Convert a ruamel node to plain Python values, recording the line of every key."""
+    budget.spend(node)
     if isinstance(node, CommentedMap):
         out: dict[str, Any] = {}
         for key, value in node.items():
@@ -128,10 +156,10 @@ def _plain(node: Any, path: KeyPath, lines: dict[KeyPath, int]) -> Any:
             line = _key_line(node, key)
             if line is not None:
                 lines[child] = line
-            out[name] = _plain(value, child, lines)
+            out[name] = _plain(value, child, lines, budget)
         return out
     if isinstance(node, CommentedSeq):
-        return [_plain(value, (*path, str(i)), lines) for i, value in enumerate(node)]
+        return [_plain(value, (*path, str(i)), lines, budget) for i, value in enumerate(node)]
     return _scalar(node)
 
 

@@ -79,8 +79,9 @@ class InProcFleet(LiveFleet):
         if device in self.down or device not in self.engines:
             raise Unreachable(f"{device}: connection refused")
         platform = self._platform(device)
-        mode = "exec" if platform == "linux_host" else "shell"
-        return EngineSession(self.engines[device], mode, platform)
+        if platform == "linux_host":
+            return EngineSession(self.engines[device], "exec", platform)
+        return EngineSession(self.engines[device], "shell", platform)
 
     def collect(self, device: str) -> Snapshot:
         platform = self._platform(device)

@@ -14,7 +14,6 @@ so the plan's running-config hashes are the engines'. Then:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,8 +34,8 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveLab]:
-    yield LiveLab.build(tmp_path_factory.mktemp("live"))
+def lab(tmp_path_factory: pytest.TempPathFactory) -> LiveLab:
+    return LiveLab.build(tmp_path_factory.mktemp("live"))
 
 
 def _planned(lab: LiveLab) -> list[str]:

@@ -7,7 +7,8 @@ them everything through a :class:`rocetune.apply.fleet.Fleet`; this module build
   trust and timeouts; the platform's commands and redactor), one session per call;
 - the running-config hash: the very function the plan used (``render.plan.config_hash``);
 - the plan applied: the plan's own replay (``render.simulate``) on the pre-change snapshot;
-- findings: the whole rule catalogue on the audited fabric with the device replaced;
+- findings: the whole rule catalogue on the audited fabric with the device replaced (per
+  device neighbourhood above :data:`FULL_LINT_MAX` devices);
 - counters: host NIC counters (``ethtool -S``, RDMA ``hw_counters``); switches have no
   counter reader yet, so that gate says "unverified";
 - verify: the perftest runner on the given pairs.
@@ -37,7 +38,7 @@ from rocetune.collect.runner import plan as collect_plan
 from rocetune.engine import Selection
 from rocetune.errors import RocetuneError
 from rocetune.inventory import Inventory, load_inventory
-from rocetune.model import Device, Finding, Intent, PortCounters
+from rocetune.model import Device, Fabric, Finding, Intent, PortCounters
 from rocetune.platforms import get_driver
 from rocetune.platforms.base import Provenance
 from rocetune.platforms.common.redact import redact_fallback
@@ -48,6 +49,9 @@ from rocetune.session import Session
 from rocetune.snapshot import Command, Snapshot, SourceFile
 
 _REDACT_AS = Command("apply", "apply")
+FULL_LINT_MAX = 64
+"""Fabrics up to this many devices are linted whole by every gate; larger ones per device
+neighbourhood (fabric-wide rules then see the neighbourhood only)."""
 
 
 def change_texts(platform: str, changes: Sequence[dict[str, Any]]) -> list[str]:
@@ -145,10 +149,22 @@ class LiveFleet:
             raise RocetuneError(f"{device}: platform {platform!r} cannot replay a plan")
         return got.simulate(snapshot, change_texts(platform, changes))
 
+    def _scope(self, device: str) -> Fabric:
+        """The fabric the gates lint: all of it, or (above :data:`FULL_LINT_MAX` devices) the
+        device, its linked neighbours and their links (each lint is then O(neighbours); the
+        pre and post lints of a device see the same scope, so they compare)."""
+        fabric = self.fabric
+        if len(fabric.devices) <= FULL_LINT_MAX:
+            return fabric
+        links = tuple(lk for lk in fabric.links if device in (lk.a.device, lk.b.device))
+        names = {device} | {lk.a.device for lk in links} | {lk.b.device for lk in links}
+        devices = {n: d for n, d in fabric.devices.items() if n in names}
+        return fabric.model_copy(update={"devices": devices, "links": links})
+
     def lint(self, device: str, snapshot: Snapshot) -> list[Finding]:
         """Every rule on the fabric with this device as in ``snapshot``; its findings."""
         model, prov = reparse(self._like(device), snapshot)
-        fabric = with_devices(self.fabric, {device: model})
+        fabric = with_devices(self._scope(device), {device: model})
         provenance = {**self.provenance, device: prov}
         found = _check(fabric, provenance, Selection(), None)
         return [f for f in found if f.device == device or device in link_devices(f.link)]

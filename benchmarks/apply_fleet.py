@@ -179,7 +179,7 @@ def main() -> None:  # noqa: PLR0915 (one linear benchmark script)
             parallel=args.parallel,
         )
         cpu0 = resource.getrusage(resource.RUSAGE_SELF)
-        run = Run(fleet, opts, tmp / "runs", SystemClock())  # type: ignore[arg-type]
+        run = Run(fleet, opts, tmp / "runs", SystemClock())
         t0 = time.monotonic()
         result = run.start(plan)
         wall = time.monotonic() - t0

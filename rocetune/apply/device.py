@@ -19,6 +19,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from rocetune.apply import recovery
 from rocetune.apply.fleet import Fleet, Unreachable
 from rocetune.apply.gates import (
     Gate,
@@ -29,12 +30,12 @@ from rocetune.apply.gates import (
     differences,
     lldp_gate,
     passed,
-    same_state,
 )
 from rocetune.apply.options import ApplyOptions, Clock, Observer
 from rocetune.apply.planfile import PlannedDevice
 from rocetune.apply.record import Record
 from rocetune.apply.recording import RecordingSession
+from rocetune.apply.recovery import Lost
 from rocetune.apply.states import FINAL, DeviceState, check
 from rocetune.model import Device
 from rocetune.platforms.transaction import DeviceChanges, Transaction, TransactionError, TxContext
@@ -42,10 +43,6 @@ from rocetune.session import Session
 from rocetune.snapshot import Snapshot, SnapshotMeta, read_directory, write_directory
 
 D = DeviceState
-
-
-class Lost(Exception):
-    """The session broke during a step: the device's state is not known."""
 
 
 @dataclass
@@ -334,6 +331,16 @@ class DeviceWorker:
         """Planned devices other than ``dev`` that do not run their plan (yet)."""
         return frozenset(n for n, d in self.peers.items() if n != dev.name and d.state != D.DONE)
 
+    def _behind(self, device: str, pair: tuple[str, str]) -> bool:
+        """Whether a ``host:nic`` pair runs through ``device`` (one of its hosts, or linked)."""
+        hosts = {end.split(":", 1)[0] for end in pair}
+        if device in hosts:
+            return True
+        return any(
+            (a == device and b in hosts) or (b == device and a in hosts)
+            for a, b in self.fleet.topology.links
+        )
+
     def gates(self, dev: DeviceRun, post: Observation) -> list[Gate]:
         """Every gate of :mod:`rocetune.apply.gates` on ``post``."""
         assert dev.pre is not None
@@ -346,7 +353,7 @@ class DeviceWorker:
             lldp_gate(dev.pre, post),
         ]
         if dev.canary and self.options.verify_pairs:
-            mine = [p for p in self.options.verify_pairs if dev.name in p]
+            mine = [p for p in self.options.verify_pairs if self._behind(dev.name, p)]
             if mine:
                 problems = self.fleet.verify(mine)
                 detail = "; ".join(problems) or f"{len(mine)} pair(s) passed"
@@ -429,113 +436,18 @@ class DeviceWorker:
         )
         self.move(dev, D.DONE, "re-collection equals the plan applied")
 
-    # --- failure paths -----------------------------------------------------------------------
+    # --- failure paths (rocetune.apply.recovery) ---------------------------------------------
     def _recover(self, dev: DeviceRun, reason: str, *, confirming: bool = False) -> None:
-        """The device may be changed: find out where it is and bring it back (or say STUCK)."""
-        if dev.state in (D.PENDING, D.PRECHECKED, D.LOCKED):
-            self.move(dev, D.ABORTED, reason)
-            return
-        if confirming and self._finish_confirm(dev, reason):
-            return
-        self.rollback(dev, reason)
-
-    def _finish_confirm(self, dev: DeviceRun, reason: str) -> bool:
-        """After a confirm that did not answer: did it land? (True: handled)."""
-        tx = self.tx_for(dev)
-        if tx is None or dev.intended is None:
-            return False
-        try:
-            session = self.open_session(dev)
-        except Unreachable:
-            return False
-        try:
-            pending = self.call(dev, "pending", tx.pending, session)
-            if getattr(pending, "armed", False):
-                return False  # still armed: roll back (the gates are stale by now)
-            post = self.observe(dev, self.collect_now(dev), None)
-        except (TransactionError, Lost, Unreachable):
-            session.close()
-            return False
-        if differences(dev.intended, post.model, self.fleet.intent):
-            session.close()
-            return False
-        self.move(
-            dev,
-            D.CONFIRMED,
-            f"{reason}; but the confirm landed (nothing pending, "
-            "running config is the plan applied)",
-        )
-        try:
-            self.save_done(dev, tx, session, post)
-        finally:
-            session.close()
-        return True
+        recovery.recover(self, dev, reason, confirming=confirming)
 
     def rollback(self, dev: DeviceRun, reason: str) -> None:
         """Roll the device back and prove it by re-collection (ROLLED_BACK or STUCK)."""
-        was = dev.state
-        self.move(dev, D.ROLLING_BACK, reason)
-        self.prove_rollback(dev, self.undo(dev, was))
+        recovery.rollback(self, dev, reason)
 
     def undo(self, dev: DeviceRun, was: DeviceState) -> list[str]:
         """Send the rollback (or discard) for a device that was in ``was``; the problems."""
-        tx = self.tx_for(dev)
-        problems: list[str] = []
-        try:
-            session = self.open_session(dev)
-        except Unreachable as exc:
-            session = None
-            problems.append(f"no session for the rollback: {exc}")
-        if session is not None and tx is not None:
-            try:
-                undo = tx.rollback
-                if was == D.STAGED:  # armed or not? (the session may have broken in arm)
-                    pending = self.call(dev, "pending", tx.pending, session)
-                    undo = tx.rollback if getattr(pending, "armed", False) else tx.discard
-                self.call(dev, "rollback", undo, session)
-                if was in (D.SAVED, D.DONE) or was == D.STUCK:
-                    self.call(dev, "save", tx.save, session)
-            except (TransactionError, Lost) as exc:
-                problems.append(f"rollback failed: {exc}")
-            finally:
-                session.close()
-        elif tx is None:
-            problems.append(f"platform {dev.planned.platform} has no apply driver")
-        return problems
+        return recovery.undo(self, dev, was)
 
     def prove_rollback(self, dev: DeviceRun, problems: list[str]) -> None:
-        if dev.pre is None:
-            self.move(
-                dev, D.STUCK, "no pre-change snapshot to compare with: " + "; ".join(problems)
-            )
-            return
-        deadline = self.clock.now()
-        if problems and dev.armed_at is not None:  # the device timer reverts it by itself
-            deadline = dev.armed_at + self.options.confirm_within_s + self.options.margin_s
-        why = ""
-        attempt = 0
-        while True:
-            attempt += 1
-            try:
-                now_obs = self.observe(dev, self.collect_now(dev), None)
-                same, why = same_state(dev.pre, now_obs, self.fleet.intent)
-            except Unreachable as exc:
-                same, why = False, f"re-collection failed: {exc}"
-            if same:
-                extra = f" ({'; '.join(problems)}, then the device timer)" if problems else ""
-                self.record.write(
-                    "after",
-                    device=dev.name,
-                    config_hash=now_obs.config_hash,
-                    before_hash=dev.pre.config_hash,
-                )
-                self.move(
-                    dev,
-                    D.ROLLED_BACK,
-                    f"re-collection equals the pre-change snapshot: {why}{extra}",
-                )
-                return
-            if attempt >= self.options.rollback_proofs and self.clock.now() >= deadline:
-                break
-            self.clock.sleep(self.options.poll_s)
-        self.move(dev, D.STUCK, "; ".join([*problems, f"not back to the pre-change state: {why}"]))
+        """Re-collect until the device equals its pre-change snapshot (else STUCK)."""
+        recovery.prove_rollback(self, dev, problems)

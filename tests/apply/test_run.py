@@ -206,3 +206,36 @@ def test_lease_refuses_a_second_run(tmp_path: Path) -> None:
     assert got.state == RunState.REFUSED
     assert "locked by run other" in got.reason
     assert lab.engines["leaf1"].log == []
+
+
+def test_verify_pairs_gate_the_canary_behind_them(tmp_path: Path) -> None:
+    from rocetune.apply.fleet import Node, Topology
+    from tests.apply.kvlab import KvFleet
+
+    lab = Lab(tmp_path)
+    lab.add("leaf1")
+    lab.add("leaf2")
+    lab.roles["gpu1"] = "host"
+    lab.links = [("gpu1", "leaf1")]
+    calls: list[tuple[tuple[str, str], ...]] = []
+
+    class Failing(KvFleet):
+        def verify(self, pairs):  # type: ignore[no-untyped-def]
+            calls.append(tuple(pairs))
+            return ["gpu1:eth2 -> gpu9:eth2: 12 Gb/s, below the line rate"]
+
+    fleet = Failing(lab.engines)
+    nodes = {n: Node(n, "kv", lab.roles[n]) for n in ("leaf1", "leaf2", "gpu1")}
+    fleet.topology = Topology(nodes, (("gpu1", "leaf1"),))
+    from rocetune.apply.planfile import load_plan
+    from rocetune.apply.run import Run
+    from tests.apply.kvlab import VirtualWallClock
+
+    opts = lab.options(verify_pairs=(("gpu1:eth2", "gpu9:eth2"),))
+    got = Run(fleet, opts, tmp_path / "runs", VirtualWallClock(lab.clock)).start(
+        load_plan(lab.plan_path())
+    )
+    assert calls == [(("gpu1:eth2", "gpu9:eth2"),)]
+    assert got.states()["leaf1"] == D.ROLLED_BACK  # the canary, behind the pair
+    assert got.state == RunState.HALTED
+    assert lab.engines["leaf2"].running == lab.pre["leaf2"]

@@ -160,7 +160,8 @@ class Run:
     def take_lease(self) -> str | None:
         """Take the runs-directory lease (None, or why the run is refused)."""
         try:
-            took = self.lock.acquire(self.run_id, self.options.change_id, self.options.lease_s)
+            ttl = max(self.options.lease_s, self.options.window.end - self.clock.now() + 600)
+            took = self.lock.acquire(self.run_id, self.options.change_id, ttl)
         except RecordError as exc:
             return str(exc)
         if took:

@@ -239,3 +239,33 @@ def test_verify_pairs_gate_the_canary_behind_them(tmp_path: Path) -> None:
     assert got.states()["leaf1"] == D.ROLLED_BACK  # the canary, behind the pair
     assert got.state == RunState.HALTED
     assert lab.engines["leaf2"].running == lab.pre["leaf2"]
+
+
+def test_stop_signal_rolls_back_the_wave_in_flight(tmp_path: Path) -> None:
+    import threading
+
+    from rocetune.apply.planfile import load_plan
+    from rocetune.apply.run import Run
+    from rocetune.snapshot import Snapshot
+    from tests.apply.kvlab import KvFleet, VirtualWallClock
+
+    lab = Lab(tmp_path)
+    lab.add("leaf1")
+    lab.add("leaf2")
+    stop = threading.Event()
+
+    class Interrupted(KvFleet):
+        def lint(self, device: str, snapshot: Snapshot):  # type: ignore[no-untyped-def]
+            if device == "leaf2" and lab.engines["leaf2"].armed is not None:
+                stop.set()  # Ctrl-C while leaf2's gates run
+            return super().lint(device, snapshot)
+
+    fleet = Interrupted(lab.engines, lab.fleet().topology)
+    opts = lab.options(canary=0, waves=("100%",))  # one wave: leaf1 DONE before the stop
+    run = Run(fleet, opts, tmp_path / "runs", VirtualWallClock(lab.clock), stop=stop)
+    got = run.start(load_plan(lab.plan_path()))
+    assert got.state == RunState.HALTED
+    assert got.states() == {"leaf1": D.ROLLED_BACK, "leaf2": D.ROLLED_BACK}
+    for name, eng in lab.engines.items():
+        assert eng.running == lab.pre[name]
+        assert eng.startup == lab.pre[name]

@@ -70,12 +70,15 @@ def test_fabric_collect_plan_apply(fabric: LabServer, tmp_path: Path) -> None:
     args += ["--runs-dir", tmp_path / "runs", "--confirm-within", "5m"]
     for d in devices:
         args += ["--device", d]
+    dry = run_cli(*args, "--dry-run", "--runs-dir", tmp_path / "dry")
+    assert dry.code == 0, dry.out + dry.err
+    assert "dry run: staged, diffed and discarded" in dry.out
     start_s = time.monotonic()
     got = run_cli(*args)
     wall = time.monotonic() - start_s
     print(f"\napply of {len(devices)} devices over SSH (canary + waves): {wall:.1f} s wall")
     assert got.code == 0, got.out + got.err
-    run_dir = next((tmp_path / "runs").iterdir())
+    run_dir = next(p for p in (tmp_path / "runs").iterdir() if p.is_dir())
     events = [json.loads(x) for x in (run_dir / "audit.jsonl").read_text().splitlines()]
     waves = [e for e in events if e["event"] == "wave"]
     assert waves[0]["label"] == "canary"
@@ -92,3 +95,23 @@ def test_fabric_collect_plan_apply(fabric: LabServer, tmp_path: Path) -> None:
     )
     left = {d.name for d in load_plan(again).with_changes()}
     assert not left & set(devices), left
+    # and back: --rollback of the run reverts every device; the same plan is due again
+    status = run_cli("apply", "--status", run_dir.name, "--runs-dir", tmp_path / "runs")
+    assert "COMPLETE" in status.out
+    back = ["apply", "--rollback", run_dir.name, "-i", planned_inv, "--change-id", "LAB-2"]
+    back += ["--now", "--known-hosts", known, "--allow-disruptive", "--runs-dir", tmp_path / "runs"]
+    got = run_cli(*back)
+    assert got.code == 0, got.out + got.err
+    assert "ROLLED_BACK" in got.out
+    reverted = tmp_path / "reverted"
+    assert run_cli("collect", live, "-o", reverted, "--known-hosts", known).code == 0
+    replan = tmp_path / "replan.json"
+    run_cli(
+        "plan",
+        _inventory(fabric, tmp_path / "reverted.yaml", reverted),
+        "--format",
+        "json",
+        "-o",
+        replan,
+    )
+    assert {d.name for d in load_plan(replan).with_changes()} >= set(devices)

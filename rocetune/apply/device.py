@@ -392,6 +392,10 @@ class DeviceWorker:
             if not getattr(pending, "armed", False):
                 self._recover(dev, "the commit is no longer pending (the device timer fired?)")
                 return
+            device_left = getattr(pending, "seconds_left", None)
+            if device_left is not None and device_left < self.options.margin_s:
+                self._recover(dev, f"the device says {device_left:.0f} s left: not confirming")
+                return
             self.call(dev, "confirm", tx.confirm, session)
         except (TransactionError, Lost) as exc:
             self._recover(dev, f"confirm failed: {exc}", confirming=True)

@@ -21,7 +21,6 @@ from rocetune.apply.planfile import load_plan
 from rocetune.apply.run import Run, RunResult
 from rocetune.apply.window import Budget, Window
 from rocetune.collect.device import collect_device
-from rocetune.collect.redactors import redactor_for
 from rocetune.collect.target import Target
 from rocetune.inventory import load_inventory
 from rocetune.platforms import drivers
@@ -89,9 +88,7 @@ class InProcFleet(LiveFleet):
         nics = tuple(self.inv.devices[device].nics or ())
         target = cast(Target, type("T", (), {"name": device})())
         try:
-            got = collect_device(
-                target, driver, nics, cast(Any, _Transport(self)), redactor_for(platform)
-            )
+            got = collect_device(target, driver, nics, cast(Any, _Transport(self)), driver.redactor)
         except Unreachable:
             raise
         except Exception as exc:

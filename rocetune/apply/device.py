@@ -16,10 +16,10 @@ pending, and a re-collection equals the plan applied.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 
 from rocetune.apply import recovery
+from rocetune.apply.devrun import DeviceRun, Lost
 from rocetune.apply.fleet import Fleet, Unreachable
 from rocetune.apply.gates import (
     Gate,
@@ -32,10 +32,8 @@ from rocetune.apply.gates import (
     passed,
 )
 from rocetune.apply.options import ApplyOptions, Clock, Observer
-from rocetune.apply.planfile import PlannedDevice
 from rocetune.apply.record import Record
 from rocetune.apply.recording import RecordingSession
-from rocetune.apply.recovery import Lost
 from rocetune.apply.states import FINAL, DeviceState, check
 from rocetune.model import Device
 from rocetune.platforms.transaction import DeviceChanges, Transaction, TransactionError, TxContext
@@ -43,32 +41,6 @@ from rocetune.session import Session
 from rocetune.snapshot import Snapshot, SnapshotMeta, read_directory, write_directory
 
 D = DeviceState
-
-
-@dataclass
-class DeviceRun:
-    """One device's progress in the run."""
-
-    planned: PlannedDevice
-    state: DeviceState = D.PENDING
-    canary: bool = False
-    unreachable: bool = False
-    pre: Observation | None = None
-    pre_snapshot: Snapshot | None = None
-    intended: Device | None = None
-    armed_at: float | None = None
-    after_hash: str | None = None
-    reason: str = ""
-    target: Device | None = None
-    """What the device must run afterwards when it is not the plan replayed on the pre-change
-    snapshot (``--rollback RUN``: the pre-change state of that run)."""
-    audit_base: Observation | None = None
-    """The findings "new error" is judged against (default: the pre-change ones)."""
-
-    @property
-    def name(self) -> str:
-        """The device name."""
-        return self.planned.name
 
 
 class DeviceWorker:

@@ -9,21 +9,49 @@ landed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import threading
+from typing import Protocol
 
-from rocetune.apply.fleet import Unreachable
-from rocetune.apply.gates import differences, same_state
+from rocetune.apply.devrun import DeviceRun, Lost
+from rocetune.apply.fleet import Fleet, Unreachable
+from rocetune.apply.gates import Observation, differences, same_state
+from rocetune.apply.options import ApplyOptions, Clock
+from rocetune.apply.record import Record
 from rocetune.apply.states import DeviceState
-from rocetune.platforms.transaction import TransactionError
-
-if TYPE_CHECKING:
-    from rocetune.apply.device import DeviceRun, DeviceWorker
+from rocetune.platforms.transaction import Transaction, TransactionError
+from rocetune.session import Session
+from rocetune.snapshot import Snapshot
 
 D = DeviceState
+__all__ = ["Lost", "prove_rollback", "recover", "rollback", "undo"]
 
 
-class Lost(Exception):
-    """The session broke during a step: the device's state is not known."""
+class DeviceWorker(Protocol):
+    """What the failure paths use of :class:`rocetune.apply.device.DeviceWorker`."""
+
+    fleet: Fleet
+    record: Record
+    options: ApplyOptions
+    clock: Clock
+    stop: threading.Event
+
+    def move(self, dev: DeviceRun, new: DeviceState, reason: str) -> None: ...
+
+    def tx_for(self, dev: DeviceRun) -> Transaction | None: ...
+
+    def open_session(self, dev: DeviceRun) -> Session: ...
+
+    def call(self, dev: DeviceRun, step: str, fn: object, *args: object) -> object: ...
+
+    def observe(
+        self, dev: DeviceRun, snapshot: Snapshot, session: Session | None
+    ) -> Observation: ...
+
+    def collect_now(self, dev: DeviceRun) -> Snapshot: ...
+
+    def save_done(
+        self, dev: DeviceRun, tx: Transaction, session: Session | None, post: Observation | None
+    ) -> None: ...
 
 
 def recover(w: DeviceWorker, dev: DeviceRun, reason: str, *, confirming: bool = False) -> None:

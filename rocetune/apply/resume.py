@@ -20,13 +20,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from rocetune.apply.device import DeviceRun, DeviceWorker
+from rocetune.apply.device import DeviceWorker
+from rocetune.apply.devrun import DeviceRun, Lost
 from rocetune.apply.fleet import Fleet, Unreachable
 from rocetune.apply.gates import Observation, differences, same_state
 from rocetune.apply.options import ApplyOptions, Clock, Observer
 from rocetune.apply.planfile import PlannedDevice, load_plan
 from rocetune.apply.record import AUDIT, RecordError, RunSummary, read_events, summarize
-from rocetune.apply.recovery import Lost
 from rocetune.apply.run import Run, RunResult
 from rocetune.apply.states import FINAL, DeviceState, RunState
 from rocetune.apply.window import Window, iso

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rocetune.apply.device import DeviceRun, DeviceWorker
+from rocetune.apply.device import DeviceWorker
+from rocetune.apply.devrun import DeviceRun
 from rocetune.apply.fleet import Fleet, Topology, Unreachable
 from rocetune.apply.options import ApplyOptions, Clock, NullObserver, Observer
 from rocetune.apply.planfile import ApplyPlan, PlannedDevice

@@ -63,6 +63,8 @@ Sniffer = Callable[[str, str], "Command | None"]
 platform's; never raises."""
 Followups = Callable[["Snapshot"], "tuple[Command, ...]"]
 """Commands whose arguments come from outputs already collected (a host's RDMA devices)."""
+_CARET = re.compile(r"^\s*\^\s*$")
+"""The caret line NX-OS prints above its error line."""
 Redactor = Callable[["Command", str], str]
 """``(command, output) -> the output with every secret replaced`` (line numbers kept)."""
 TxFactory = Callable[["TxContext"], "Transaction"]
@@ -132,10 +134,17 @@ class Platform:
         return None if factory is None else factory(context)
 
     def command_error(self, output: str) -> str | None:
-        """The error line when ``output`` says the command failed, else None."""
-        from rocetune.platforms.common.cli_errors import marked_error
-
-        return marked_error(self.error_marker, output)
+        """The error line when ``output`` says the command failed, else None: the first of
+        its first three non-empty lines (a caret line skipped) that ``error_marker`` matches."""
+        if self.error_marker is None:
+            return None
+        lines = [line.strip() for line in output.splitlines() if line.strip()][:3]
+        for line in lines:
+            if _CARET.match(line):
+                continue
+            if self.error_marker.match(line):
+                return line[:200]
+        return None
 
 
 PlatformDriver = Platform

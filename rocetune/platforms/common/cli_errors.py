@@ -20,7 +20,6 @@ SHELL = re.compile(
 """An error line of a Linux shell, sudo, click or NVUE."""
 CISCO = re.compile(r"^% ?(?:Invalid|Incomplete|Ambiguous|Unrecognized|Error|Permission)\b.*$")
 """An error line of a Cisco-like CLI (EOS, NX-OS)."""
-_CARET = re.compile(r"^\s*\^\s*$")
 
 
 def command_error(platform: str, output: str) -> str | None:
@@ -29,18 +28,4 @@ def command_error(platform: str, output: str) -> str | None:
     from rocetune.platforms import get_driver
 
     driver = get_driver(platform)
-    return marked_error(driver.error_marker if driver is not None else None, output)
-
-
-def marked_error(marker: re.Pattern[str] | None, output: str) -> str | None:
-    """The error line when ``marker`` matches one of the first three non-empty lines of
-    ``output``, else None."""
-    if marker is None:
-        return None
-    lines = [line.strip() for line in output.splitlines() if line.strip()][:3]
-    for line in lines:
-        if _CARET.match(line):
-            continue
-        if marker.match(line):
-            return line[:200]
-    return None
+    return driver.command_error(output) if driver is not None else None

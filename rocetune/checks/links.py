@@ -1,20 +1,23 @@
-"""RT7xx: both ends of a cabled link (see rules/ and docs/rule-catalogue.md).
+"""RT701-RT704: both ends of a cabled link compared (see rules/ and docs/rule-catalogue.md).
 
-Link rules look at both model ports of every link in ``Fabric.links``. A finding names the
-link (``link.label``) and both ends with their values; its device/port is the end that
-deviates from the intent (or end ``a`` when both or neither do), so provenance points at
-the config most likely to need the fix. An end missing from the model is reported as
-missing data on the device that is present.
+:class:`LinkComparison` is their base: it resolves both model ports of every link in
+``Fabric.links`` (an end missing from the model is reported as missing data on the device
+that is present) and hands them to the rule's ``compare`` as :class:`LinkEnds`. A finding
+names the link (``link.label``) and both ends with their values; its device/port is the end
+that deviates from the intent (or end ``a`` when both or neither do), so provenance points at
+the config most likely to need the fix.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 
 from rocetune.checks.base import (
     CheckContext,
     Issue,
     LinkRule,
+    Missing,
     Result,
     RuleMeta,
     fmt_set,
@@ -29,7 +32,7 @@ from rocetune.checks.helpers import (
     pfc_path,
     resolve_link,
 )
-from rocetune.model import Intent, Link, Port, Severity
+from rocetune.model import Intent, Link, LinkEnd, Port, Severity
 
 
 def _culprit(deviates: Sequence[bool]) -> int:
@@ -37,7 +40,7 @@ def _culprit(deviates: Sequence[bool]) -> int:
     return 1 if deviates[1] and not deviates[0] else 0
 
 
-def _link_issue(
+def link_issue(
     link: Link,
     sides: tuple[PortLike, PortLike],
     i: int,
@@ -47,7 +50,7 @@ def _link_issue(
     expected: object,
     field: str,
 ) -> Issue:
-    """An issue on end ``i`` (0 = a, 1 = b) of ``link``."""
+    """An issue on end ``i`` (0 = a, 1 = b) of ``link``, pointing at ``field`` of its port."""
     port = sides[i]
     return Issue(
         message=message,
@@ -60,7 +63,49 @@ def _link_issue(
     )
 
 
-class LinkPfcMatch(LinkRule):
+@dataclass(frozen=True)
+class LinkEnds:
+    """The two model ports of a link under comparison."""
+
+    link: Link
+    ports: tuple[PortLike, PortLike]
+
+    @property
+    def ends(self) -> tuple[LinkEnd, LinkEnd]:
+        """The link's ends (a, b), in the order of :attr:`ports`."""
+        return (self.link.a, self.link.b)
+
+    def unknown(self, field: str, what: str) -> Iterator[Missing]:
+        """A missing-data note for each end whose ``field`` is not in its snapshot."""
+        for end, port in zip(self.ends, self.ports, strict=True):
+            if getattr(port, field) is None:
+                yield missing(end.device, port, field, what)
+
+    def issue(
+        self, i: int, message: str, *, observed: object, expected: object, field: str
+    ) -> Issue:
+        """An issue on end ``i`` (see :func:`link_issue`)."""
+        return link_issue(
+            self.link, self.ports, i, message, observed=observed, expected=expected, field=field
+        )
+
+
+class LinkComparison(LinkRule):
+    """Base of the rules that compare the two ends of every link (RT701-RT704)."""
+
+    def check_link(self, link: Link, ctx: CheckContext) -> Iterator[Result]:
+        """Resolve both ends (notes for a missing end), then compare them."""
+        sides, notes = resolve_link(link, ctx)
+        yield from notes
+        if sides is not None:
+            yield from self.compare(LinkEnds(link, sides), ctx)
+
+    def compare(self, ends: LinkEnds, ctx: CheckContext) -> Iterator[Result]:
+        """Findings and missing-data notes for one link whose two ports are in the model."""
+        raise NotImplementedError
+
+
+class LinkPfcMatch(LinkComparison):
     """RT701: both ends enable PFC on the same priorities."""
 
     meta = RuleMeta(
@@ -74,15 +119,11 @@ class LinkPfcMatch(LinkRule):
         asserts_absence=True,
     )
 
-    def check_link(self, link: Link, ctx: CheckContext) -> Iterator[Result]:
+    def compare(self, ends: LinkEnds, ctx: CheckContext) -> Iterator[Result]:
         """Compare the lossless priority sets of the two ends."""
-        sides, notes = resolve_link(link, ctx)
-        yield from notes
-        if sides is None:
-            return
-        ends = (link.a, link.b)
-        sets = [lossless_priorities(p) for p in sides]
-        for end, port, have in zip(ends, sides, sets, strict=True):
+        link = ends.link
+        sets = [lossless_priorities(p) for p in ends.ports]
+        for end, port, have in zip(ends.ends, ends.ports, sets, strict=True):
             if have is None:
                 yield from missing_pfc(end.device, port)
         sa, sb = sets
@@ -90,9 +131,7 @@ class LinkPfcMatch(LinkRule):
             return
         want = frozenset(ctx.intent.lossless_priorities)
         i = _culprit([sa != want, sb != want])
-        yield _link_issue(
-            link,
-            sides,
+        yield ends.issue(
             i,
             f"{link.a} has PFC (rx and tx) on {fmt_set(sa)}, {link.b} on {fmt_set(sb)}:"
             f" priorities {fmt_set(sa ^ sb)} are lossless at one end only, so pause for them"
@@ -103,7 +142,7 @@ class LinkPfcMatch(LinkRule):
         )
 
 
-class LinkClassMatch(LinkRule):
+class LinkClassMatch(LinkComparison):
     """RT702: both ends trust DSCP and map the RoCE and CNP DSCPs alike."""
 
     meta = RuleMeta(
@@ -120,22 +159,16 @@ class LinkClassMatch(LinkRule):
         asserts_absence=True,
     )
 
-    def check_link(self, link: Link, ctx: CheckContext) -> Iterator[Result]:
+    def compare(self, ends: LinkEnds, ctx: CheckContext) -> Iterator[Result]:
         """Compare trust modes, then the RoCE/CNP DSCP mappings, of the two ends."""
-        sides, notes = resolve_link(link, ctx)
-        yield from notes
-        if sides is None:
-            return
-        yield from _check_trust(link, sides)
-        yield from _check_maps(link, sides, ctx.intent)
+        yield from _check_trust(ends)
+        yield from _check_maps(ends, ctx.intent)
 
 
-def _check_trust(link: Link, sides: tuple[PortLike, PortLike]) -> Iterator[Result]:
-    ends = (link.a, link.b)
-    for end, port in zip(ends, sides, strict=True):
-        if port.trust is None:
-            yield missing(end.device, port, "trust", "trust mode")
-    ta, tb = sides[0].trust, sides[1].trust
+def _check_trust(ends: LinkEnds) -> Iterator[Result]:
+    link = ends.link
+    yield from ends.unknown("trust", "trust mode")
+    ta, tb = ends.ports[0].trust, ends.ports[1].trust
     if ta is None or tb is None:
         return
     bad = [ta not in DSCP_TRUST, tb not in DSCP_TRUST]
@@ -148,9 +181,7 @@ def _check_trust(link: Link, sides: tuple[PortLike, PortLike]) -> Iterator[Resul
         why = "the two ends classify the same packets differently, so PFC and queues on this"
         why += " link cover different traffic at each end"
     i = _culprit(bad)
-    yield _link_issue(
-        link,
-        sides,
+    yield ends.issue(
         i,
         f"{link.a} trusts {ta}, {link.b} trusts {tb}: {why}",
         observed=f"{link.a} {ta}; {link.b} {tb}",
@@ -168,12 +199,10 @@ def _pairs(dmap: Mapping[int, int], dscps: Sequence[int]) -> str:
     return ",".join(f"{d}->{dmap.get(d, 'unmapped')}" for d in dscps)
 
 
-def _check_maps(link: Link, sides: tuple[PortLike, PortLike], intent: Intent) -> Iterator[Result]:
-    ends = (link.a, link.b)
-    for end, port in zip(ends, sides, strict=True):
-        if port.dscp_to_priority is None:
-            yield missing(end.device, port, "dscp_to_priority", "DSCP map")
-    ma, mb = sides[0].dscp_to_priority, sides[1].dscp_to_priority
+def _check_maps(ends: LinkEnds, intent: Intent) -> Iterator[Result]:
+    link = ends.link
+    yield from ends.unknown("dscp_to_priority", "DSCP map")
+    ma, mb = ends.ports[0].dscp_to_priority, ends.ports[1].dscp_to_priority
     if ma is None or mb is None:
         return
     dscps = (*intent.roce_dscp, intent.cnp.dscp)
@@ -185,9 +214,7 @@ def _check_maps(link: Link, sides: tuple[PortLike, PortLike], intent: Intent) ->
         for d in diffs
     )
     i = _culprit([_deviates(ma, intent), _deviates(mb, intent)])
-    yield _link_issue(
-        link,
-        sides,
+    yield ends.issue(
         i,
         f"the two ends map RoCE/CNP DSCPs to different priorities ({detail}): pause and"
         " queues on this link cover different traffic at each end",
@@ -199,7 +226,7 @@ def _check_maps(link: Link, sides: tuple[PortLike, PortLike], intent: Intent) ->
     )
 
 
-class LinkMtuMatch(LinkRule):
+class LinkMtuMatch(LinkComparison):
     """RT703: equal MTU on switch-switch links; host MTU <= switch MTU."""
 
     meta = RuleMeta(
@@ -213,32 +240,25 @@ class LinkMtuMatch(LinkRule):
         asserts_absence=True,
     )
 
-    def check_link(self, link: Link, ctx: CheckContext) -> Iterator[Result]:
+    def compare(self, ends: LinkEnds, ctx: CheckContext) -> Iterator[Result]:
         """Compare the MTUs of the two ends."""
-        sides, notes = resolve_link(link, ctx)
-        yield from notes
-        if sides is None:
-            return
-        for end, port in zip((link.a, link.b), sides, strict=True):
-            if port.mtu is None:
-                yield missing(end.device, port, "mtu", "MTU")
-        ma, mb = sides[0].mtu, sides[1].mtu
+        yield from ends.unknown("mtu", "MTU")
+        ma, mb = ends.ports[0].mtu, ends.ports[1].mtu
         if ma is None or mb is None:
             return
-        switch = [isinstance(p, Port) for p in sides]
+        switch = [isinstance(p, Port) for p in ends.ports]
         if switch[0] == switch[1]:
-            yield from _same_kind(link, sides, ma, mb)
+            yield from _same_kind(ends, ma, mb)
         else:
-            yield from _host_switch(link, sides, 0 if switch[1] else 1, ctx.intent)
+            yield from _host_switch(ends, 0 if switch[1] else 1, ctx.intent)
 
 
-def _same_kind(link: Link, sides: tuple[PortLike, PortLike], ma: int, mb: int) -> Iterator[Result]:
+def _same_kind(ends: LinkEnds, ma: int, mb: int) -> Iterator[Result]:
     if ma == mb:
         return
+    link = ends.link
     i = 0 if ma < mb else 1
-    yield _link_issue(
-        link,
-        sides,
+    yield ends.issue(
         i,
         f"MTU differs across the link: {link.a} {ma}, {link.b} {mb}: frames larger than"
         f" {min(ma, mb)} from the other end are dropped as oversize",
@@ -248,22 +268,69 @@ def _same_kind(link: Link, sides: tuple[PortLike, PortLike], ma: int, mb: int) -
     )
 
 
-def _host_switch(
-    link: Link, sides: tuple[PortLike, PortLike], h: int, intent: Intent
-) -> Iterator[Result]:
-    ends = (link.a, link.b)
-    host, sw = sides[h], sides[1 - h]
+def _host_switch(pair: LinkEnds, h: int, intent: Intent) -> Iterator[Result]:
+    ends = pair.ends
+    host, sw = pair.ports[h], pair.ports[1 - h]
     hm, sm = host.mtu or 0, sw.mtu or 0
     if hm <= sm:
         return
     i = h if hm > intent.mtu.host else 1 - h
-    yield _link_issue(
-        link,
-        sides,
+    yield pair.issue(
         i,
         f"host MTU {hm} on {ends[h]} exceeds switch MTU {sm} on {ends[1 - h]}: full-size"
         " frames from the host are dropped as oversize at the switch",
         observed=f"{ends[h]} {hm}; {ends[1 - h]} {sm}",
         expected="host MTU <= switch MTU",
         field="mtu",
+    )
+
+
+def _gbps(mbps: int) -> str:
+    return f"{mbps / 1000:g}G"
+
+
+class LinkSpeedMatch(LinkComparison):
+    """RT704: speed (and FEC where both ends state it) equal on both ends."""
+
+    meta = RuleMeta(
+        code="RT704",
+        name="link-speed-match",
+        severity=Severity.ERROR,
+        scope="link",
+        summary="speed (and FEC where known) equal on both ends",
+        tags=("link", "speed"),
+        features=("speed",),
+    )
+
+    def compare(self, ends: LinkEnds, ctx: CheckContext) -> Iterator[Result]:
+        """Compare speeds, then FEC modes, of the two ends."""
+        link = ends.link
+        yield from ends.unknown("speed_mbps", "port speed")
+        sa, sb = ends.ports[0].speed_mbps, ends.ports[1].speed_mbps
+        if sa is not None and sb is not None and sa != sb:
+            yield ends.issue(
+                0 if sa < sb else 1,
+                f"speed differs across the link: {link.a} {_gbps(sa)}, {link.b} {_gbps(sb)}:"
+                " the link stays down or trains to the lower speed, and headroom and ECN"
+                " thresholds sized for one speed are wrong for the other",
+                observed=f"{link.a} {_gbps(sa)}; {link.b} {_gbps(sb)}",
+                expected="the same speed on both ends",
+                field="speed_mbps",
+            )
+        yield from _check_fec(ends)
+
+
+def _check_fec(ends: LinkEnds) -> Iterator[Result]:
+    link = ends.link
+    fa, fb = (p.fec if isinstance(p, Port) else None for p in ends.ports)
+    if fa is None or fb is None or "auto" in (fa, fb) or fa == fb:
+        return
+    i = 0 if fa == "none" or fb != "none" else 1
+    yield ends.issue(
+        i,
+        f"FEC differs across the link: {link.a} {fa}, {link.b} {fb}: the ends cannot decode"
+        " each other's frames, so the link stays down or takes errors",
+        observed=f"{link.a} {fa}; {link.b} {fb}",
+        expected="the same FEC mode on both ends",
+        field="fec",
     )

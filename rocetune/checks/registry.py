@@ -87,7 +87,7 @@ RULES: dict[str, type[Rule]] = {
     "RT701": links.LinkPfcMatch,
     "RT702": links.LinkClassMatch,
     "RT703": links.LinkMtuMatch,
-    "RT704": topology.LinkSpeedMatch,
+    "RT704": links.LinkSpeedMatch,
     "RT705": fabric_uniform.FabricUniform,
     "RT706": fabric.EcnEveryHop,
     "RT707": fabric.DualHomingSymmetry,

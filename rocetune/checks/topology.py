@@ -1,6 +1,7 @@
-"""Rules of the topology family: link speed/FEC, CNP DSCP across host links, unknown neighbours.
+"""Rules of the topology family: CNP DSCP across host links, unknown neighbours.
 
-- RT704 compares speed (and FEC where both ends state one) across every link.
+(RT704, link speed/FEC, is a link comparison: :mod:`rocetune.checks.links`.)
+
 - RT313 follows a NIC's CNP DSCP into the attached switch port's DSCP map.
 - RT710 reports LLDP neighbours and declared link ends outside the inventory, and LLDP that
   disagrees with a declared link (the inventory wins when links are assembled, see
@@ -25,79 +26,9 @@ from rocetune.checks.base import (
     port_path,
 )
 from rocetune.checks.helpers import PortLike, missing, resolve_link
+from rocetune.checks.links import link_issue
 from rocetune.checks.neighbors import NeighborIndex, Peer, known_names
-from rocetune.model import Device, Link, LinkEnd, LldpNeighbor, NicPort, Port, Severity
-
-
-def _gbps(mbps: int) -> str:
-    return f"{mbps / 1000:g}G"
-
-
-def _issue(link: Link, port: PortLike, i: int, message: str, field: str, **values: object) -> Issue:
-    return Issue(
-        message=message,
-        device=(link.a, link.b)[i].device,
-        port=port.name,
-        link=link.label,
-        observed=values.get("observed"),
-        expected=values.get("expected"),
-        path=port_path(port, field),
-    )
-
-
-class LinkSpeedMatch(LinkRule):
-    """RT704: speed (and FEC where both ends state it) equal on both ends."""
-
-    meta = RuleMeta(
-        code="RT704",
-        name="link-speed-match",
-        severity=Severity.ERROR,
-        scope="link",
-        summary="speed (and FEC where known) equal on both ends",
-        tags=("link", "speed"),
-        features=("speed",),
-    )
-
-    def check_link(self, link: Link, ctx: CheckContext) -> Iterator[Result]:
-        """Compare speeds, then FEC modes, of the two ends."""
-        sides, notes = resolve_link(link, ctx)
-        yield from notes
-        if sides is None:
-            return
-        for end, port in zip((link.a, link.b), sides, strict=True):
-            if port.speed_mbps is None:
-                yield missing(end.device, port, "speed_mbps", "port speed")
-        sa, sb = sides[0].speed_mbps, sides[1].speed_mbps
-        if sa is not None and sb is not None and sa != sb:
-            yield _issue(
-                link,
-                sides[0 if sa < sb else 1],
-                0 if sa < sb else 1,
-                f"speed differs across the link: {link.a} {_gbps(sa)}, {link.b} {_gbps(sb)}:"
-                " the link stays down or trains to the lower speed, and headroom and ECN"
-                " thresholds sized for one speed are wrong for the other",
-                "speed_mbps",
-                observed=f"{link.a} {_gbps(sa)}; {link.b} {_gbps(sb)}",
-                expected="the same speed on both ends",
-            )
-        yield from _check_fec(link, sides)
-
-
-def _check_fec(link: Link, sides: tuple[PortLike, PortLike]) -> Iterator[Result]:
-    fa, fb = (p.fec if isinstance(p, Port) else None for p in sides)
-    if fa is None or fb is None or "auto" in (fa, fb) or fa == fb:
-        return
-    i = 0 if fa == "none" or fb != "none" else 1
-    yield _issue(
-        link,
-        sides[i],
-        i,
-        f"FEC differs across the link: {link.a} {fa}, {link.b} {fb}: the ends cannot decode"
-        " each other's frames, so the link stays down or takes errors",
-        "fec",
-        observed=f"{link.a} {fa}; {link.b} {fb}",
-        expected="the same FEC mode on both ends",
-    )
+from rocetune.model import Device, Link, LinkEnd, LldpNeighbor, NicPort, Severity
 
 
 class CnpDscpMatch(LinkRule):
@@ -194,17 +125,17 @@ def _cnp_issue(
         return
     shown = "unmapped" if got is None else f"priority {got}"
     i = n if dscp != ctx.intent.cnp.dscp else 1 - n
-    yield _issue(
+    yield link_issue(
         link,
-        sides[i],
+        sides,
         i,
         f"{ends[n]} sends CNPs with DSCP {dscp}, which {ends[1 - n]} classifies as {shown},"
         f" not the CNP priority {want}: congestion notifications queue behind data (or are"
         " dropped), so senders slow down late and PFC fires instead",
-        "cnp_dscp" if i == n else "dscp_to_priority",
         observed=f"{ends[n]} CNP DSCP {dscp}; {ends[1 - n]} DSCP {dscp} -> {shown}",
         expected=f"{ends[1 - n]} maps the NIC's CNP DSCP to priority {want} (intent CNP DSCP"
         f" {ctx.intent.cnp.dscp} -> {want})",
+        field="cnp_dscp" if i == n else "dscp_to_priority",
     )
 
 

@@ -1,137 +1,47 @@
-"""The hand-written RoCE spine snapshot: exact model, LLDP, operational speed, provenance."""
+"""The hand-written RoCE spine snapshot: its named decisions, provenance, lint (the exact model
+is the parser golden tests/platforms/goldens/eos/roce_spine)."""
 
 from __future__ import annotations
 
 from rocetune import api
-from rocetune.model import EcnProfile, LldpNeighbor, Port, Scheduler, Watchdog
+from rocetune.model import LldpNeighbor
 from tests.platforms.eos.eos_helpers import (
-    ALL_STRICT,
-    DSCP_DEFAULT,
     FIXTURES,
-    IDENTITY8,
     parse_path,
 )
 
 SPINE = FIXTURES / "roce_spine"
-ROCE_DSCP = {
-    **DSCP_DEFAULT,
-    **dict.fromkeys((24, 25, 27, 28, 29, 30, 31, 49, 50, 51, 52, 53, 54, 55), 0),
-}
-ROCE_ECN = EcnProfile(
-    name="ROCE_FABRIC",
-    ecn_mark=True,
-    red_drop=False,
-    min_threshold_bytes=150_000,
-    max_threshold_bytes=1_500_000,
-    max_probability_pct=20.0,
-)
-ROCE_SCHED = {
-    **ALL_STRICT,
-    0: Scheduler(kind="dwrr", weight=50.0),
-    3: Scheduler(kind="dwrr", weight=50.0),
-}
-WATCHDOG = Watchdog(enabled=True, detection_ms=200.0, restoration_ms=200.0, action="drop")
 
 
-def _port(name: str, **changes: object) -> Port:
-    base: dict[str, object] = {
-        "cos_to_tc": {},  # no `qos map cos ... to traffic-class` line
-        "speed_mbps": 400_000,
-        "mtu": 9214,
-        "admin_up": True,
-        "trust": "dscp",
-        "dscp_to_priority": ROCE_DSCP,
-        "priority_to_tc": IDENTITY8,
-        "tc_to_queue": IDENTITY8,
-        "pfc_priority_to_queue": {3: 3},
-        "pfc_rx": (3,),
-        "pfc_tx": (3,),
-        "link_pause": False,
-        "watchdog": WATCHDOG,
-        "ecn": {3: ROCE_ECN},
-        "schedulers": ROCE_SCHED,
-        "fec": "auto",
-        "dscp_rewrite": {},
-        "dscp_rewrite_on_ingress": False,
-    }
-    base.update(changes)
-    return Port(name=name, **base)
-
-
-def test_roce_spine_ports() -> None:
+def test_roce_spine_golden_facts() -> None:
+    """The whole parsed model is the golden tests/platforms/goldens/eos/roce_spine; these are
+    the decisions it encodes, named."""
     dev = parse_path(SPINE, "spine1").device
-    assert list(dev.ports) == [
+    ports = dev.ports
+    assert list(ports) == [
         "Ethernet1/1",
         "Ethernet2/1",
         "Ethernet3/1",
         "Ethernet4/1",
         "Ethernet32/1",
     ]
-    assert dev.ports["Ethernet1/1"] == _port("Ethernet1/1")
-    assert dev.ports["Ethernet2/1"] == _port("Ethernet2/1")
     # no `speed` line: the operational speed from `show interfaces status`
-    assert dev.ports["Ethernet3/1"] == _port("Ethernet3/1", speed_mbps=100_000)
+    assert ports["Ethernet3/1"].speed_mbps == 100_000
     # the interface's own tx-queue 3 ECN line (microseconds at 400G) overrides the profile's
-    assert dev.ports["Ethernet4/1"] == _port(
-        "Ethernet4/1",
-        ecn={
-            3: EcnProfile(
-                name=None,
-                ecn_mark=True,
-                red_drop=False,
-                min_threshold_bytes=1_000_000,
-                max_threshold_bytes=4_000_000,
-                max_probability_pct=20.0,
-            )
-        },
+    ecn = ports["Ethernet4/1"].ecn
+    assert ecn is not None
+    assert (ecn[3].name, ecn[3].min_threshold_bytes, ecn[3].max_threshold_bytes) == (
+        None,
+        1_000_000,
+        4_000_000,
     )
-    assert dev.ports["Ethernet32/1"] == _port(
-        "Ethernet32/1",
-        speed_mbps=None,  # shut down: status `disabled`, so its bandwidth is not a speed
-        admin_up=False,
-        pfc_priority_to_queue={},
-        pfc_rx=(),
-        pfc_tx=(),
-        watchdog=Watchdog(enabled=False),
-        ecn={},
-        schedulers=ALL_STRICT,
-    )
-
-
-def test_roce_spine_device() -> None:
-    dev = parse_path(SPINE, "spine1").device
-    assert (dev.name, dev.kind, dev.platform, dev.role) == ("spine1", "switch", "eos", "spine")
-    assert dev.hostname == "spine1"
-    assert dev.unparsed == ()
-    assert dev.watchdog_poll_ms == 100.0
-    assert dev.buffer_pools is None
-    assert dev.tunnel_dscp_rewrite == {}
-    assert dev.facts == {
-        "eos.command": "show running-config",
-        "eos.model": "DCS-7280CR3-32P4",
-        "eos.version": "4.30.1F",
-    }
-    assert dev.lldp == (
-        LldpNeighbor(
-            local_port="Ethernet1/1",
-            remote_name="leaf1",
-            remote_port="Ethernet49/1",
-            remote_port_descr="spine1_Ethernet1/1",
-        ),
-        LldpNeighbor(
-            local_port="Ethernet2/1",
-            remote_name="leaf2",
-            remote_port="Ethernet49/1",
-            remote_port_descr="spine1_Ethernet2/1",
-        ),
-        # no interfaceId_v2: the quoted interfaceId, and `Et49/1` expanded
-        LldpNeighbor(local_port="Ethernet3/1", remote_name="leaf3", remote_port="Ethernet49/1"),
-        LldpNeighbor(
-            local_port="Ethernet4/1",
-            remote_name="leaf4",
-            remote_port="Ethernet49/1",
-            remote_port_descr="spine1_Ethernet4/1",
-        ),
+    # shut down: status `disabled`, so its bandwidth is not a speed
+    assert (ports["Ethernet32/1"].speed_mbps, ports["Ethernet32/1"].admin_up) == (None, False)
+    assert dev.role == "spine"
+    assert dev.lldp is not None
+    # no interfaceId_v2: the quoted interfaceId, and `Et49/1` expanded
+    assert dev.lldp[2] == LldpNeighbor(
+        local_port="Ethernet3/1", remote_name="leaf3", remote_port="Ethernet49/1"
     )
 
 

@@ -1,182 +1,70 @@
-"""Command line: click commands only. Each builds options, calls rocetune.api, reports."""
+"""Command line: click commands only. Each builds options, calls rocetune.api, reports.
+
+The group loads a command's module only when that command runs (:class:`LazyGroup`), so
+``rocetune --help`` and ``--version`` import no checker, platform or SSH code. The table
+:data:`COMMANDS` names each command's module and its one-line help (a test keeps them equal
+to the commands' own).
+"""
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any, TypeVar
+import importlib
 
 import click
 
 from rocetune import __version__
-from rocetune.cli.apply import apply as apply_cmd
-from rocetune.cli.collect import collect_cmd, collect_options, live_collector
-from rocetune.cli.common import (
-    common_options,
-    emit,
-    install_signal_handlers,
-    interrupted,
-    load_intent,
-    run_guarded,
-)
-from rocetune.cli.diff import diff as diff_cmd
-from rocetune.cli.explain import explain as explain_cmd
-from rocetune.cli.plan import plan as plan_cmd
-from rocetune.cli.render import render as render_cmd
-from rocetune.cli.settings import DISCOVERY_OPTIONS, settings_from
-from rocetune.cli.verify import verify as verify_cmd
-from rocetune.platforms import KNOWN_PLATFORMS
 
-F = TypeVar("F", bound=Callable[..., Any])
+COMMANDS: dict[str, tuple[str, str]] = {
+    "apply": ("rocetune.cli.apply:apply", "Apply PLAN.json (from `rocetune plan..."),
+    "audit": ("rocetune.cli.check:audit", "Audit every device of INVENTORY against..."),
+    "collect": (
+        "rocetune.cli.collect:collect_cmd",
+        "Collect every device of INVENTORY over SSH...",
+    ),
+    "diff": ("rocetune.cli.diff:diff", "Compare BASE and HEAD: RoCE state that..."),
+    "explain": ("rocetune.cli.explain:explain", "Print the documentation of RULE (a code..."),
+    "lint": ("rocetune.cli.check:lint", "Lint saved config files and outputs: SONiC..."),
+    "plan": ("rocetune.cli.plan:plan", "Show per device of INVENTORY the smallest..."),
+    "render": ("rocetune.cli.render:render", "Render each device's intended QoS config..."),
+    "rules": ("rocetune.cli.check:rules_cmd", "List the rule catalogue (code, name,..."),
+    "verify": ("rocetune.cli.verify:verify", "Run perftest (ib_write_bw, ib_send_lat)..."),
+}
+"""Command name -> (``module:attribute``, short help as ``rocetune --help`` lists it)."""
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A click group whose commands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command name, without importing any."""
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """Import the command's module now."""
+        if cmd_name not in COMMANDS:
+            return None
+        module, _, attr = COMMANDS[cmd_name][0].partition(":")
+        command = getattr(importlib.import_module(module), attr)
+        assert isinstance(command, click.Command)
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list of ``--help`` from the table (no import)."""
+        rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="rocetune")
 def cli() -> None:
     """Keep lossless RoCE v2 fabrics lossless: audit PFC, DSCP, ECN, ETS, MTU and buffers."""
 
 
-@cli.command()
-@click.argument("inventory", required=False, type=click.Path(dir_okay=False, path_type=Path))
-@common_options
-@click.option(
-    "--save-snapshot",
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Keep the snapshots of live-collected devices in this directory.",
-)
-@click.option(
-    "--snapshots",
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Every DIR/<device>/meta.json is a device too (e.g. from `collect --local` on each "
-    "node); hosts of INVENTORY without one are not collected (exit 3). INVENTORY optional.",
-)
-@collect_options
-def audit(
-    inventory: Path | None, save_snapshot: Path | None, snapshots: Path | None, **opts: Any
-) -> None:
-    """Audit every device of INVENTORY against the fabric's intent.
-
-    Devices with a `snapshot:` are read from it (a snapshot directory or one saved config);
-    the others are collected live over SSH first (see `rocetune collect`). With --snapshots
-    DIR (or `snapshots_dir:` in INVENTORY), DIR/<device>/ snapshots are devices as well.
-    """
-    from rocetune import api
-
-    def job() -> int:
-        if inventory is None and snapshots is None:
-            click.echo("rocetune: error: give INVENTORY or --snapshots DIR", err=True)
-            return 2
-        settings = settings_from(opts)
-        collector, scope = live_collector(opts, save_snapshot)
-        with scope:
-            result = api.audit(
-                inventory,
-                settings.selection,
-                settings.options,
-                policy=settings.policy,
-                collector=collector,
-                snapshots=snapshots,
-            )
-            return emit(result, opts, settings)
-
-    sys.exit(run_guarded(job))
-
-
-@cli.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option(
-    "--platform",
-    type=click.Choice(list(KNOWN_PLATFORMS)),
-    help="Platform of the files (default: detected from their content).",
-)
-@click.option(
-    "--intent",
-    "intent_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="YAML file with the intent (an inventory's `intent:` is used when present).",
-)
-@DISCOVERY_OPTIONS[0]
-@DISCOVERY_OPTIONS[1]
-@DISCOVERY_OPTIONS[2]
-@common_options
-def lint(
-    files: tuple[Path, ...], platform: str | None, intent_file: Path | None, **opts: Any
-) -> None:
-    """Lint saved config files and outputs: SONiC config_db.json, Cumulus NVUE YAML or `nv set`
-    lists, EOS and NX-OS running-configs, Linux host outputs (mlnx_qos, show_gids, ...).
-
-    Each file is one device, named after the hostname in it (else the file name). Files are
-    checked against the default intent unless --intent is given. A directory with
-    meta.json is one snapshot; any other directory is searched recursively for config
-    files (hidden entries, documentation, images and templates skipped; --include and
-    --exclude globs, or the config's include/exclude, choose further).
-    """
-    from rocetune import api
-    from rocetune.discover import discover
-
-    def job() -> int:
-        intent = load_intent(intent_file) if intent_file else None
-        settings = settings_from(opts)
-        force = bool(opts.get("force_exclude"))
-        found = discover(files, settings.include, settings.exclude, force=force)
-        if not found and force:
-            return 0  # every named file is excluded: nothing to lint (pre-commit)
-        if not found:
-            where = ", ".join(map(str, files))
-            click.echo(f"rocetune: error: no config files in {where}", err=True)
-            return 2
-        result = api.lint(
-            found,
-            platform,
-            intent,
-            settings.selection,
-            settings.options,
-            policy=settings.policy,
-        )
-        return emit(result, opts, settings)
-
-    sys.exit(run_guarded(job))
-
-
-@cli.command("rules")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
-def rules_cmd(fmt: str) -> None:
-    """List the rule catalogue (code, name, severity, scope; JSON also the module)."""
-    import json
-
-    from rocetune.checks.registry import all_rules
-
-    rows = [
-        {
-            "code": r.meta.code,
-            "name": r.meta.name,
-            "severity": r.meta.severity.value,
-            "scope": r.meta.scope,
-            "summary": r.meta.summary,
-            "module": r.__module__,
-        }
-        for r in all_rules()
-    ]
-    if fmt == "json":
-        click.echo(json.dumps(rows, indent=2))
-        return
-    for row in rows:
-        head = f"{row['code']}  {row['name']:<24} {row['severity']:<8} {row['scope']:<7}"
-        click.echo(f"{head} {row['summary']}")
-
-
-cli.add_command(apply_cmd)
-cli.add_command(collect_cmd)
-cli.add_command(diff_cmd)
-cli.add_command(explain_cmd)
-cli.add_command(render_cmd)
-cli.add_command(plan_cmd)
-cli.add_command(verify_cmd)
-
-
 def main() -> None:
     """Console-script entry point."""
+    from rocetune.cli.signals import install_signal_handlers, interrupted
+
     install_signal_handlers()
     try:
         cli(prog_name="rocetune")

@@ -11,6 +11,9 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 import click
 
 from rocetune.cli.settings import CONFIG_OPTIONS
+from rocetune.cli.signals import EXIT_SIGINT, EXIT_SIGTERM, Terminated, interrupted
+
+__all__ = ["EXIT_SIGINT", "EXIT_SIGTERM", "Terminated", "interrupted"]
 from rocetune.engine import Selection
 from rocetune.errors import RocetuneError
 from rocetune.model import Severity
@@ -22,40 +25,7 @@ if TYPE_CHECKING:
     from rocetune.report.text import TextOptions
 
 EXIT_INPUT = 2
-EXIT_SIGINT = 130
-EXIT_SIGTERM = 143
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, raised in the main thread so that cleanups (``finally``) run as on Ctrl-C."""
-
-
-def _on_sigterm(signum: int, frame: object) -> None:
-    raise Terminated
-
-
-def install_signal_handlers() -> None:
-    """SIGTERM stops a run like Ctrl-C does (cleanups run), with exit code 143."""
-    import signal
-
-    signal.signal(signal.SIGTERM, _on_sigterm)
-
-
-def interrupted(exc: KeyboardInterrupt) -> None:
-    """Say how the run was stopped and leave at once, exit 130 (SIGINT) or 143 (SIGTERM).
-
-    The cleanups have run on the way here (servers stopped, workers told to stop, snapshots
-    already written are complete: each is renamed into place whole). Worker threads still
-    waiting on a slow device are not waited for: the process ends now.
-    """
-    code, name = (
-        (EXIT_SIGTERM, "SIGTERM") if isinstance(exc, Terminated) else (EXIT_SIGINT, "SIGINT")
-    )
-    click.echo(f"rocetune: stopped by {name}; completed work was kept", err=True)
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(code)
 
 
 def _split(values: tuple[str, ...]) -> tuple[str, ...]:

@@ -1,0 +1,143 @@
+"""``rocetune audit``, ``lint`` and ``rules``: the checking commands (click only)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from rocetune.cli.collect import collect_options, live_collector
+from rocetune.cli.common import common_options, emit, load_intent, run_guarded
+from rocetune.cli.settings import DISCOVERY_OPTIONS, settings_from
+from rocetune.platforms import KNOWN_PLATFORMS
+
+
+@click.command()
+@click.argument("inventory", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@common_options
+@click.option(
+    "--save-snapshot",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Keep the snapshots of live-collected devices in this directory.",
+)
+@click.option(
+    "--snapshots",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Every DIR/<device>/meta.json is a device too (e.g. from `collect --local` on each "
+    "node); hosts of INVENTORY without one are not collected (exit 3). INVENTORY optional.",
+)
+@collect_options
+def audit(
+    inventory: Path | None, save_snapshot: Path | None, snapshots: Path | None, **opts: Any
+) -> None:
+    """Audit every device of INVENTORY against the fabric's intent.
+
+    Devices with a `snapshot:` are read from it (a snapshot directory or one saved config);
+    the others are collected live over SSH first (see `rocetune collect`). With --snapshots
+    DIR (or `snapshots_dir:` in INVENTORY), DIR/<device>/ snapshots are devices as well.
+    """
+    from rocetune import api
+
+    def job() -> int:
+        if inventory is None and snapshots is None:
+            click.echo("rocetune: error: give INVENTORY or --snapshots DIR", err=True)
+            return 2
+        settings = settings_from(opts)
+        collector, scope = live_collector(opts, save_snapshot)
+        with scope:
+            result = api.audit(
+                inventory,
+                settings.selection,
+                settings.options,
+                policy=settings.policy,
+                collector=collector,
+                snapshots=snapshots,
+            )
+            return emit(result, opts, settings)
+
+    sys.exit(run_guarded(job))
+
+
+@click.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "--platform",
+    type=click.Choice(list(KNOWN_PLATFORMS)),
+    help="Platform of the files (default: detected from their content).",
+)
+@click.option(
+    "--intent",
+    "intent_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="YAML file with the intent (an inventory's `intent:` is used when present).",
+)
+@DISCOVERY_OPTIONS[0]
+@DISCOVERY_OPTIONS[1]
+@DISCOVERY_OPTIONS[2]
+@common_options
+def lint(
+    files: tuple[Path, ...], platform: str | None, intent_file: Path | None, **opts: Any
+) -> None:
+    """Lint saved config files and outputs: SONiC config_db.json, Cumulus NVUE YAML or `nv set`
+    lists, EOS and NX-OS running-configs, Linux host outputs (mlnx_qos, show_gids, ...).
+
+    Each file is one device, named after the hostname in it (else the file name). Files are
+    checked against the default intent unless --intent is given. A directory with
+    meta.json is one snapshot; any other directory is searched recursively for config
+    files (hidden entries, documentation, images and templates skipped; --include and
+    --exclude globs, or the config's include/exclude, choose further).
+    """
+    from rocetune import api
+    from rocetune.discover import discover
+
+    def job() -> int:
+        intent = load_intent(intent_file) if intent_file else None
+        settings = settings_from(opts)
+        force = bool(opts.get("force_exclude"))
+        found = discover(files, settings.include, settings.exclude, force=force)
+        if not found and force:
+            return 0  # every named file is excluded: nothing to lint (pre-commit)
+        if not found:
+            where = ", ".join(map(str, files))
+            click.echo(f"rocetune: error: no config files in {where}", err=True)
+            return 2
+        result = api.lint(
+            found,
+            platform,
+            intent,
+            settings.selection,
+            settings.options,
+            policy=settings.policy,
+        )
+        return emit(result, opts, settings)
+
+    sys.exit(run_guarded(job))
+
+
+@click.command("rules")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+def rules_cmd(fmt: str) -> None:
+    """List the rule catalogue (code, name, severity, scope; JSON also the module)."""
+    import json
+
+    from rocetune.checks.registry import all_rules
+
+    rows = [
+        {
+            "code": r.meta.code,
+            "name": r.meta.name,
+            "severity": r.meta.severity.value,
+            "scope": r.meta.scope,
+            "summary": r.meta.summary,
+            "module": r.__module__,
+        }
+        for r in all_rules()
+    ]
+    if fmt == "json":
+        click.echo(json.dumps(rows, indent=2))
+        return
+    for row in rows:
+        head = f"{row['code']}  {row['name']:<24} {row['severity']:<8} {row['scope']:<7}"
+        click.echo(f"{head} {row['summary']}")

@@ -1,0 +1,50 @@
+"""The CLI group is lazy: --help lists every command from a table without importing them,
+and the table says what the commands themselves say."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+
+import click
+import pytest
+
+from rocetune.cli import COMMANDS, cli
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_table_matches_the_command(name: str) -> None:
+    target, short = COMMANDS[name]
+    module, _, attr = target.partition(":")
+    command = getattr(importlib.import_module(module), attr)
+    assert isinstance(command, click.Command)
+    assert command.name == name
+    assert command.get_short_help_str(limit=45) == short
+
+
+def test_help_and_version_import_no_checking_code() -> None:
+    probe = (
+        "import sys, runpy\n"
+        "sys.argv = ['rocetune', '--help']\n"
+        "try:\n"
+        "    runpy.run_module('rocetune', run_name='__main__')\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "heavy = [m for m in ('rocetune.engine', 'rocetune.checks', 'rocetune.platforms',"
+        " 'rocetune.collect', 'pydantic', 'netmiko') if m in sys.modules]\n"
+        "print('HEAVY', heavy)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert "HEAVY []" in done.stdout, done.stdout[-500:]
+    assert "Commands:" in done.stdout
+
+
+def test_unknown_command_is_a_usage_error() -> None:
+    from click.testing import CliRunner
+
+    res = CliRunner().invoke(cli, ["audti"])
+    assert res.exit_code == 2
+    assert "No such command 'audti'" in res.output

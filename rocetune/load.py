@@ -17,14 +17,7 @@ from rocetune.model import DeviceProblem, Unparsed
 from rocetune.platforms import drivers, get_driver
 from rocetune.platforms.base import ParseResult, Platform
 from rocetune.platforms.detect import detect
-from rocetune.snapshot import (
-    Command,
-    Snapshot,
-    SourceFile,
-    read_directory,
-    read_single_file,
-    read_text,
-)
+from rocetune.snapshot import Snapshot, SourceFile, read_directory, read_single_file, read_text
 
 Found = tuple[Platform, Snapshot]
 """The driver that reads a snapshot, and the snapshot."""
@@ -180,31 +173,11 @@ def parse_snapshot(driver: Platform, snap: Snapshot, name: str, role: str | None
     ``rocetune plan`` re-parses snapshots it replayed its changes on with this, so the replay
     sees the device exactly as the audit did.
     """
-    result = _with_refused(driver.parse(redacted(driver, snap), name, role), snap)
+    result = _with_refused(driver.parse(snap, name, role), snap)
     if snap.meta.device is not None and result.device.snapshot_device is None:
         device = result.device.model_copy(update={"snapshot_device": snap.meta.device})
         result = ParseResult(device, result.provenance)
     return result
-
-
-def redacted(driver: Platform, snap: Snapshot) -> Snapshot:
-    """``snap`` with the platform's redaction applied to every file, as collection does.
-
-    Collected snapshots are redacted when written; files a user hands to ``lint`` or an
-    inventory's ``snapshot:`` are not, and whatever a report quotes from them (RT001's
-    unread lines, source excerpts) must not carry a password or community. Redaction
-    replaces secrets in place, so lines, syntax and QoS values are unchanged (and applying
-    it twice changes nothing).
-    """
-    by_file = {c.filename: c for c in driver.commands()}
-    files = {}
-    for name, source in snap.files.items():
-        command = by_file.get(name) or Command(
-            id=f"file:{name}", command=name, encoding="json" if name.endswith(".json") else "text"
-        )
-        text = driver.redactor(command, source.text)
-        files[name] = source if text == source.text else replace(source, text=text)
-    return replace(snap, files=files)
 
 
 def _with_refused(result: ParseResult, snap: Snapshot) -> ParseResult:

@@ -64,7 +64,8 @@ class NetmikoSession:
         self.conn, self.platform, self.read_timeout = conn, platform, read_timeout
         self.driver = get_driver(platform)
         base = re.escape(str(conn.base_prompt).strip())
-        self.pattern = rf"(?:^|[\r\n]){base}[>#$%]?[ \t]*\Z"
+        # ``name(config-if)#``: configuration modes (apply) keep the same base prompt
+        self.pattern = rf"(?:^|[\r\n]){base}(?:\([^()\r\n]{{1,120}}\))?[>#$%]?[ \t]*\Z"
         self.broken = False
         self.guard = _ReadGuard(time.monotonic() + device_timeout, max_output)
         _guard_reads(conn, self.guard)

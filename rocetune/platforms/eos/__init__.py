@@ -24,6 +24,7 @@ from rocetune.platforms.changes import Fix, Planner, PlatformPlan
 from rocetune.platforms.common.cli_errors import CISCO
 from rocetune.platforms.eos import changeset, commands, context, redact, remediate
 from rocetune.platforms.eos.parse import MTU_MAX, parse_snapshot
+from rocetune.platforms.transaction import Transaction, TxContext
 from rocetune.snapshot import Command, Snapshot
 
 __all__ = ["PLATFORM"]
@@ -40,6 +41,13 @@ def _remediate(
 ) -> PlatformPlan:
     del intended
     return remediate.remediate(fixes, snapshot, device)
+
+
+def _transaction(context: TxContext) -> Transaction:
+    """The apply driver of :mod:`.transaction` (imported on first use)."""
+    from rocetune.platforms.eos.transaction import EosTransaction
+
+    return EosTransaction(context)
 
 
 PLATFORM = Platform(
@@ -71,5 +79,6 @@ PLATFORM = Platform(
         fix_ext="cfg",
         comment="!",
     ),
+    transaction_factory=_transaction,
 )
 """Arista EOS switches (``platform: eos`` in the inventory)."""

@@ -31,6 +31,7 @@ from rocetune.platforms.changes import Fix, Planner, PlatformPlan
 from rocetune.platforms.common.cli_errors import CISCO
 from rocetune.platforms.nxos import changeset, commands, context, redact, remediate
 from rocetune.platforms.nxos.parse import parse_snapshot
+from rocetune.platforms.transaction import Transaction, TxContext
 from rocetune.snapshot import Command, Snapshot
 
 __all__ = ["PLATFORM"]
@@ -47,6 +48,13 @@ def _remediate(
 ) -> PlatformPlan:
     del intended
     return remediate.remediate(fixes, snapshot, device)
+
+
+def _transaction(context: TxContext) -> Transaction:
+    """The apply driver of :mod:`.transaction` (imported on first use)."""
+    from rocetune.platforms.nxos.transaction import NxosTransaction
+
+    return NxosTransaction(context)
 
 
 PLATFORM = Platform(
@@ -70,5 +78,6 @@ PLATFORM = Platform(
         fix_ext="cfg",
         comment="!",
     ),
+    transaction_factory=_transaction,
 )
 """Cisco Nexus switches running NX-OS (``platform: nxos``)."""

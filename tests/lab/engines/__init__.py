@@ -21,6 +21,8 @@ ENGINES: dict[str, str] = {
     "sonic": "tests.lab.engines.sonic:SonicEngine",
     "cumulus": "tests.lab.engines.cumulus:CumulusEngine",
     "linux_host": "tests.lab.engines.linux_host:HostEngine",
+    "eos": "tests.lab.engines.eos:make",
+    "nxos": "tests.lab.engines.nxos:make",
 }
 """Engine kind -> ``module:factory`` (the factory takes the device name and its spec dict)."""
 

@@ -62,7 +62,11 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabServer]:
 
 
 def _open(lab: LabServer, name: str, tmp_path: Path) -> Session:
-    kind = KIND[SCENARIOS[name][0]]
+    return _open_platform(lab, name, KIND[SCENARIOS[name][0]], tmp_path)
+
+
+def _open_platform(lab: LabServer, name: str, kind: str, tmp_path: Path) -> Session:
+    """A rocetune session to lab device ``name``: exec channels for hosts, netmiko else."""
     trust = Trust(lab.known_hosts(tmp_path / f"kh-{name}"))
     target = Target(name, HOST, lab.ports[name], kind, "linux", Credentials(USER, PASSWORD))
     timeouts = Timeouts(connect=10, read=20)

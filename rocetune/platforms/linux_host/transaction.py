@@ -10,7 +10,8 @@ to take effect, reboot the system", NVIDIA MFT ``mlxconfig`` docs). So this driv
   everything a line touches from the host itself (not from the plan's snapshot), and writes
   a restore script with those values to ``/var/lib/rocetune/<tag>.restore.sh`` (kept until
   the run is rolled back, so a later ``--rollback RUN`` still has the captured values);
-- :meth:`arm` starts ``systemd-run --unit=<tag>-restore --on-active=<T>s /bin/sh <script>``
+- :meth:`arm` reads the values again (abort when they changed since stage: nothing locks a
+  host either), starts ``systemd-run --unit=<tag>-restore --on-active=<T>s /bin/sh <script>``
   *before* running the lines, so a lost session still restores on the box;
 - :meth:`confirm` stops the timer; :meth:`save` installs the applied lines as
   ``/etc/rocetune/boot.d/<stamp>-<tag>.sh`` and enables ``rocetune-boot.service``, which
@@ -246,12 +247,7 @@ class HostTransaction:
             )
         if changes.rollback:
             self.rollback_lines = [ln.text for ln in _lines(changes.rollback, "stage")]
-        outputs: dict[str, str] = {}
-        for line in self.lines:
-            if line.read not in outputs:
-                outputs[line.read] = run(session, "stage", line.read, PLATFORM)
-            if line.target not in self.captured:
-                self.captured[line.target] = _current(line, outputs[line.read])
+        self.captured = self._capture(session, "stage")
         missing = [t for t, v in self.captured.items() if v is None and t[0] not in ("dscp",)]
         if missing:
             raise TransactionError("stage", f"could not read the current value of {missing}")
@@ -273,6 +269,17 @@ class HostTransaction:
         run(session, "stage", write_lines(self.apply_file, ["#!/bin/sh", *applied]), PLATFORM)
         self.staged = True
 
+    def _capture(self, session: Session, step: Step) -> dict[tuple[str, ...], str | None]:
+        """The current value of every target of the lines, read from the host."""
+        outputs: dict[str, str] = {}
+        values: dict[tuple[str, ...], str | None] = {}
+        for line in self.lines:
+            if line.read not in outputs:
+                outputs[line.read] = run(session, step, line.read, PLATFORM)
+            if line.target not in values:
+                values[line.target] = _current(line, outputs[line.read])
+        return values
+
     def diff(self, session: Session) -> str:
         """The lines whose target value differs from the captured one ('' = no change)."""
         del session
@@ -285,6 +292,8 @@ class HostTransaction:
             raise TransactionError("arm", "nothing staged")
         if revert_in_s <= 0:
             raise TransactionError("arm", f"revert timer must be positive, got {revert_in_s}")
+        if self._capture(session, "arm") != self.captured:  # no lock on a host either
+            raise TransactionError("arm", "NIC values changed since stage (another writer)")
         run(
             session,
             "arm",

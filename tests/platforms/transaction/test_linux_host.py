@@ -243,3 +243,15 @@ def test_rollback_refused_by_the_box_is_reported() -> None:
     with pytest.raises(TransactionError, match="injected failure"):
         tx.rollback(s)
     assert eng.outputs != eng.boot, "nothing restored: the record must say so"
+
+
+def test_values_changed_between_stage_and_arm_abort_before_anything_runs() -> None:
+    eng = _host("gpu03")
+    s = session(eng)
+    tx = transaction("gpu03")
+    tx.stage(s, changes("gpu03"))
+    session(eng).run("echo 7 > /sys/class/net/eth2/ecn/roce_np/cnp_dscp")  # someone else
+    with pytest.raises(TransactionError, match="changed since stage"):
+        tx.arm(s, 60)
+    assert not eng.box.timers
+    assert eng.outputs[CNP].strip() == "7"

@@ -70,6 +70,7 @@ def test_diff_is_the_pending_edit_and_discard_detaches() -> None:
 
 
 def test_confirm_window_expiry_rolls_back_and_confirm_fails() -> None:
+    """NVUE reference: unconfirmed within the time, "the configuration rolls back"."""
     eng = _nvue()
     tx, s = _armed(eng, 90)  # 2 minutes: NVUE takes whole units
     eng.control("clock advance 121")
@@ -81,6 +82,7 @@ def test_confirm_window_expiry_rolls_back_and_confirm_fails() -> None:
 
 
 def test_rollback_while_armed_says_confirm_no() -> None:
+    """napalm-cumulus fork (unverified in NVIDIA docs): `nv config apply <rev> --confirm-no`."""
     eng = _nvue()
     tx, s = _armed(eng)
     tx.rollback(s)
@@ -119,6 +121,7 @@ def test_unapplied_pending_edits_are_foreign() -> None:
 
 
 def test_nvued_down_fails_the_precheck() -> None:
+    """networkop/cx#9: every nv command fails with "Could not connect to nvued"."""
     eng = _nvue(nvued_down=True)
     with pytest.raises(TransactionError, match="Could not connect to nvued"):
         transaction("leaf3").precheck(session(eng))

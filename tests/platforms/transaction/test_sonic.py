@@ -96,6 +96,7 @@ def test_timer_expiry_reverts_on_the_box_and_confirm_fails() -> None:
 
 
 def test_apply_patch_failing_mid_way_is_partial_then_rolled_back() -> None:
+    """GCU design document: no automatic rollback, "the user should take care of it"."""
     eng = _sonic(fail_at=3)
     s = session(eng)
     tx = transaction("leaf1")
@@ -109,6 +110,7 @@ def test_apply_patch_failing_mid_way_is_partial_then_rolled_back() -> None:
 
 
 def test_drift_since_stage_aborts_before_anything_is_applied() -> None:
+    """generic_updater.py: ConfigLock.acquire_lock is a TODO: nothing stops another writer."""
     eng = _sonic()
     s = session(eng)
     tx = transaction("leaf1")
@@ -173,6 +175,7 @@ def test_patch_file_is_written_in_chunks_and_read_back() -> None:
 
 
 def test_saved_change_survives_reboot_unsaved_does_not() -> None:
+    """SONiC config setup: `config save` writes /etc/sonic/config_db.json, loaded at boot."""
     eng = _sonic()
     tx, s = _armed(eng)
     tx.confirm(s)

@@ -23,6 +23,7 @@ from rocetune.discover import discover
 from rocetune.engine import Selection
 from rocetune.errors import RocetuneError
 from rocetune.fingerprint import fingerprint, fingerprints
+from rocetune.load import snapshot_file_names
 from rocetune.model import Finding, Intent, Severity
 from rocetune.statediff import Change, compare_fabrics
 from rocetune.suppress import Policy
@@ -86,7 +87,7 @@ def load_side(
         raise RocetuneError("a diff side needs at least one path")
     if len(paths) == 1 and is_inventory(paths[0]):
         return audit(paths[0], how.selection, how.options, policy=how.policy)
-    files = discover(paths, how.include, how.exclude)
+    files = discover(paths, how.include, how.exclude, snapshot_files=snapshot_file_names())
     if not files:
         raise RocetuneError(f"no config files in {', '.join(map(str, paths))}")
     return lint(files, platform, intent, how.selection, how.options, policy=how.policy)

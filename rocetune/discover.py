@@ -4,7 +4,9 @@ A path given on the command line is taken as it is (a file is linted even if a g
 skip it, as ruff does), unless ``force`` (``--force-exclude``, for pre-commit and changed-file
 lists) applies the globs to it too. A directory is walked recursively, in name order:
 
-- a directory with ``meta.json`` is one snapshot (one device), not walked into;
+- a directory with ``meta.json`` is one snapshot (one device), not walked into; so is a
+  directory holding a file named like a collected command's output (``snapshot_files``,
+  e.g. ``show_running_config.txt``: a snapshot saved without its ``meta.json``);
 - hidden entries (``.git``, ``.github``, ``.rocetune_cache``) are skipped;
 - files matching :data:`DEFAULT_EXCLUDE` (documentation, images, templates, CI and packaging
   files) are skipped, and so is anything matching an ``exclude`` glob (``--exclude`` and the
@@ -123,8 +125,20 @@ def _skipped(path: Path, include: Sequence[str], exclude: Sequence[str]) -> bool
     return not any(matches(tail, include) for tail in tails)
 
 
+def _is_snapshot(directory: Path, snapshot_files: frozenset[str]) -> bool:
+    if (directory / META_FILE).is_file():
+        return True
+    return bool(snapshot_files) and any((directory / name).is_file() for name in snapshot_files)
+
+
 def _walk(
-    root: Path, directory: Path, include: Sequence[str], exclude: Sequence[str], out: list[Path]
+    root: Path,
+    directory: Path,
+    *,
+    include: Sequence[str],
+    exclude: Sequence[str],
+    out: list[Path],
+    snapshot_files: frozenset[str],
 ) -> None:
     for entry in sorted(directory.iterdir()):
         if entry.name.startswith("."):
@@ -135,10 +149,17 @@ def _walk(
         if entry.is_symlink():
             continue  # a link inside a tree is not followed (inputs refuse it when named)
         if entry.is_dir():
-            if (entry / META_FILE).is_file():
+            if _is_snapshot(entry, snapshot_files):
                 out.append(entry)
             else:
-                _walk(root, entry, include, exclude, out)
+                _walk(
+                    root,
+                    entry,
+                    include=include,
+                    exclude=exclude,
+                    out=out,
+                    snapshot_files=snapshot_files,
+                )
         elif entry.is_file() and (not include or matches(relative, include)):
             out.append(entry)
 
@@ -150,15 +171,19 @@ def discover(
     *,
     default_exclude: bool = True,
     force: bool = False,
+    snapshot_files: frozenset[str] = frozenset(),
 ) -> list[Path]:
-    """The config files and snapshot directories ``paths`` stand for, in order, no repeats."""
+    """The config files and snapshot directories ``paths`` stand for, in order, no repeats.
+
+    ``snapshot_files``: output file names of collected commands (the platforms'), which
+    make a directory a snapshot even without ``meta.json``."""
     skip = (*DEFAULT_EXCLUDE, *exclude) if default_exclude else tuple(exclude)
     out: list[Path] = []
     for path in paths:
-        if not path.is_dir() or (path / META_FILE).is_file():
+        if not path.is_dir() or _is_snapshot(path, snapshot_files):
             if force and _skipped(path, include, skip):
                 continue
             out.append(path)
         else:
-            _walk(path, path, include, skip, out)
+            _walk(path, path, include=include, exclude=skip, out=out, snapshot_files=snapshot_files)
     return list(dict.fromkeys(out))

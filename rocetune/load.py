@@ -33,6 +33,13 @@ class Loaded:
     source: str | None = None
 
 
+def snapshot_file_names() -> frozenset[str]:
+    """Output file names of every platform's collected commands (``show_running_config.txt``
+    ...): a directory holding one is a device snapshot, also without ``meta.json``."""
+    names = {c.filename for d in drivers().values() for c in d.commands()}
+    return frozenset(names - {"hostname.txt"})  # too common a name in a config repository
+
+
 def _sniff(path: Path, text: str) -> Found | str | None:
     """The driver and snapshot of a saved file, why it is ambiguous, or None (unknown)."""
     found = detect(str(path), text)

@@ -96,7 +96,15 @@ def lint(
         intent = load_intent(intent_file) if intent_file else None
         settings = settings_from(opts)
         force = bool(opts.get("force_exclude"))
-        found = discover(files, settings.include, settings.exclude, force=force)
+        from rocetune.load import snapshot_file_names
+
+        found = discover(
+            files,
+            settings.include,
+            settings.exclude,
+            force=force,
+            snapshot_files=snapshot_file_names(),
+        )
         if not found and force:
             return 0  # every named file is excluded: nothing to lint (pre-commit)
         if not found:

@@ -101,3 +101,15 @@ def test_symlinks_inside_a_tree_are_not_followed(tmp_path: Path) -> None:
 )
 def test_glob_semantics(path: str, glob: str, hit: bool) -> None:
     assert matches(path, [glob]) is hit
+
+
+def test_a_directory_of_command_outputs_is_one_snapshot(tmp_path: Path) -> None:
+    """A snapshot saved without meta.json (command-named outputs) stays one device."""
+    snap = tmp_path / "tree" / "spine1"
+    snap.mkdir(parents=True)
+    for name in ("show_running_config.txt", "show_interfaces_status_json.json"):
+        (snap / name).write_text("x\n", encoding="utf-8")
+    names = frozenset({"show_running_config.txt"})
+    assert discover([tmp_path / "tree"], snapshot_files=names) == [snap]
+    assert discover([snap], snapshot_files=names) == [snap]
+    assert len(discover([snap])) == 2  # without the names: two files

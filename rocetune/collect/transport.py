@@ -64,8 +64,9 @@ class NetmikoSession:
         self.conn, self.platform, self.read_timeout = conn, platform, read_timeout
         self.driver = get_driver(platform)
         base = re.escape(str(conn.base_prompt).strip())
-        # ``name(config-if)#``: configuration modes (apply) keep the same base prompt
-        self.pattern = rf"(?:^|[\r\n]){base}(?:\([^()\r\n]{{1,120}}\))?[>#$%]?[ \t]*\Z"
+        # ``name(config-if)#``: configuration modes (apply) keep the same base prompt; Onyx
+        # prints a space before the mode and the mode character (``switch (config) #``)
+        self.pattern = rf"(?:^|[\r\n]){base}[ \t]?(?:\([^()\r\n]{{1,120}}\)[ \t]?)?[>#$%]?[ \t]*\Z"
         self.broken = False
         self.guard = _ReadGuard(time.monotonic() + device_timeout, max_output)
         _guard_reads(conn, self.guard)
@@ -204,4 +205,7 @@ class NetmikoTransport:
                 params["alt_key_file"] = str(path)
                 conn = ConnectHandler(**params)
         t = self.timeouts
+        driver = get_driver(target.platform)
+        if driver is not None and driver.enable_mode:
+            conn.enable()
         return NetmikoSession(conn, target.platform, t.read, t.device, t.max_output_bytes)

@@ -21,12 +21,12 @@ PLATFORMS: tuple[str, ...] = (
     "cumulus",
     "eos",
     "nxos",
+    "onyx",
     "linux_host",  # hosts after the switch platforms
 )
 """The registry: every platform package, in auto-detection order."""
 
 PLANNED: dict[str, str] = {
-    "onyx": "NVIDIA Onyx",
     "junos": "Juniper Junos",
 }
 """Platform names an inventory may use that have no package yet (their devices yield RT002)."""

@@ -106,6 +106,9 @@ class Platform:
     error_marker: re.Pattern[str] | None = None
     """Pattern of an error line the CLI prints first when it rejects a command (collection
     over an interactive shell has no exit status); None = no check."""
+    enable_mode: bool = False
+    """The CLI starts in a user mode that cannot show the configuration: an interactive
+    session enters ``enable`` first (netmiko's ``enable()``; Onyx lands at ``switch >``)."""
     limits: PlatformLimits = field(default_factory=PlatformLimits)
     render: RenderSpec | None = None
     """How to render the platform's config from the tuned target (None: no templates)."""

@@ -33,6 +33,7 @@ _PROMPT = re.compile(
     r"|\[[^\]]+\][$#]\s*"  # [root@gpu01 ~]#
     r"|[\w.-]+(?:\([\w-]+\))?#\s*"  # leaf01(config-if)#  switch#
     r"|[\w.-]+>\s*"  # switch>
+    r"|[\w.-]+(?: \[[^\]]+\])? (?:\(config[^)]*\) )?[#>]\s+"  # switch (config) # (Onyx)
     r"|[$#+]\s+)"  # bare shell prompt or bash -x trace
 )
 
@@ -84,6 +85,17 @@ _EVIDENCE: dict[str, re.Pattern[str]] = {
         r"|bandwidth remaining percent \d+$"
         r"|set qos-group \d+$"
         r"|match qos-group \d+$)"
+    ),
+    "onyx": re.compile(
+        r"^(?:interface (?:ethernet \d+/\d+\S* |(?:mlag-)?port-channel \d+\S* )\S"
+        r"|dcb priority-flow-control \S"
+        r"|traffic pool \S+ (?:type|map|memory)\b"
+        r"|roce(?: lossless| lossy| semi-lossless)?$"
+        r"|no cli default prefix-modes enable$"
+        r"|## (?:Running|Active saved) database "
+        r"|qos trust (?:L2|L3|both)$"
+        r"|traffic-class \d (?:congestion-control|dcb ets|bind)\b"
+        r"|mlag-vip \S|protocol mlag$)"
     ),
     "linux_host": re.compile(
         r"^(?:(?:sudo )?(?:mlnx_qos|cma_roce_tos|show_gids|ibv_devinfo|ibdev2netdev|mlxconfig"

@@ -72,7 +72,7 @@ def test_device_without_snapshot_is_not_collected_exit_3(tmp_path: Path) -> None
 def test_unsupported_platform_is_rt002(tmp_path: Path) -> None:
     (tmp_path / "eos.cfg").write_text("hostname spine1\n")
     inv = tmp_path / "inventory.yaml"
-    inv.write_text("devices:\n  spine1: {platform: onyx, snapshot: eos.cfg}\n")
+    inv.write_text("devices:\n  spine1: {platform: junos, snapshot: eos.cfg}\n")
     res = run_cli("audit", inv, "--format", "json")
     assert res.code == 1
     data = json.loads(res.out)

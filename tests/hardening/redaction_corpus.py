@@ -1,5 +1,5 @@
 # ruff: noqa: E501 (the corpus is data: one syntax per line reads best)
-"""The redaction corpus: credential syntaxes of the five platforms, each with a planted secret.
+"""The redaction corpus: credential syntaxes of the six platforms, each with a planted secret.
 
 Every case is one way a real configuration or command output carries a secret, written in
 the platform's own syntax (vendor configuration guides: Arista EOS and Cisco NX-OS
@@ -240,6 +240,27 @@ _HOST = [
     ("mysql-p", "mysql -uroot -p{s} -e 'select 1'"),
 ]
 
+ONYX = "show running-config"
+_ONYX = [
+    ("user-password-7", "   username admin password 7 $6${s}"),
+    ("user-password-0", "   username monitor password 0 {s}"),
+    ("user-password-plain", "username ops password {s}"),
+    ("snmp-community", "   snmp-server community {s} ro"),
+    ("snmp-community-rw", "   snmp-server community {s} rw"),
+    ("snmp-v3-auth", "   snmp-server user ops v3 auth sha {s} priv aes-128 xprivkey"),
+    ("snmp-v3-priv", "   snmp-server user ops2 v3 auth sha xauthkey priv aes-128 {s}"),
+    ("radius-key", "   radius-server key {s}"),
+    ("radius-host-key", "   radius-server host 10.1.1.2 key {s}"),
+    ("tacacs-key", "   tacacs-server key {s}"),
+    ("tacacs-host-key", "   tacacs-server host 10.1.1.1 key 7 {s}"),
+    ("ldap-bind", "   ldap bind-password {s}"),
+    ("web-proxy", "   web proxy auth basic password {s}"),
+    ("ntp-key", "   ntp authentication-key 1 md5 {s}"),
+    ("prompted-user", "switch (config) # username admin password {s}"),
+]
+"""Onyx running-config forms (NVIDIA Onyx User Manual, user accounts, SNMP, AAA and NTP
+commands; the running-config prints local user hashes as ``password 7 <hash>``)."""
+
 CASES: tuple[Case, ...] = (
     *(Case(f"eos-{i}", "eos", EOS, t) for i, t in _EOS),
     *(Case(f"nxos-{i}", "nxos", NXOS, t) for i, t in _NXOS),
@@ -247,6 +268,7 @@ CASES: tuple[Case, ...] = (
     *(Case(f"cumulus-{i}", "cumulus", "nv config show -o commands", t) for i, t in _NVSET),
     *(Case(f"sonic-{i}", "sonic", SONIC, t) for i, t in _SONIC),
     *(Case(f"host-{i}", "linux_host", HOST, t) for i, t in _HOST),
+    *(Case(f"onyx-{i}", "onyx", ONYX, t) for i, t in _ONYX),
 )
 
 

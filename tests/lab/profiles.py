@@ -55,8 +55,17 @@ PROFILES: dict[str, Profile] = {
         paging_off=("terminal length 0",),
         unknown="                 ^\r\n% Invalid command at '^' marker.",
     ),
+    "onyx": Profile(
+        "onyx",
+        "{name} > ",
+        term_cmds={"no cli session paging enable": "", "terminal length 999": ""},
+        paging_off=("no cli session paging enable", "terminal length 999"),
+        unknown='% Unrecognized command "{word}".\r\nType "?" for help.',
+    ),
 }
-"""Platform name (as in rocetune.platforms) -> profile."""
+"""Platform name (as in rocetune.platforms) -> profile. Onyx lands in user mode
+(``sw > ``); its ``enable``/``configure terminal``/interface modes are served by the
+``onyx`` engine (tests/lab/engines/onyx.py)."""
 
 
 def profile_for(platform: str) -> Profile:

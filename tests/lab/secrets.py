@@ -17,6 +17,8 @@ from ruamel.yaml import YAML
 from tests.hardening.redaction_corpus import CASES, Case, merged_json, planted
 from tests.lab.lab import FIXTURES, LAB_INVENTORY
 
+ROOT_REALWORLD = FIXTURES.parent / "realworld" / "configs"
+
 SNAPSHOTS = LAB_INVENTORY.parent / "snapshots"
 
 PLANTED: dict[str, str] = {
@@ -169,6 +171,12 @@ def nxos_config() -> str:
     )
 
 
+def onyx_config() -> str:
+    """A real Onyx running-config (tests/realworld) plus the Onyx corpus credentials."""
+    real = ROOT_REALWORLD / "onyx" / "ansible_onyx_config_ufm_switch16.cfg"
+    return real.read_text(encoding="utf-8") + "\n" + _cli_lines("onyx").replace("\n!\n", "\n")
+
+
 def secret_devices(directory: Path) -> dict[str, dict[str, Any]]:
     """Lab devices serving the planted outputs (files written under ``directory``)."""
     directory.mkdir(parents=True, exist_ok=True)
@@ -178,6 +186,7 @@ def secret_devices(directory: Path) -> dict[str, dict[str, Any]]:
         "s-eos": ("eos", "show running-config", eos_config()),
         "s-nxos": ("nxos", "show running-config", nxos_config()),
         "s-host": ("linux_host", "mlnx_qos -i eth2", host_output()),
+        "s-onyx": ("onyx", "show running-config", onyx_config()),
     }
     devices: dict[str, dict[str, Any]] = {}
     for name, (platform, command, text) in plans.items():
@@ -186,4 +195,6 @@ def secret_devices(directory: Path) -> dict[str, dict[str, Any]]:
         devices[name] = {"platform": platform, "files": {command: str(path)}}
         if platform == "linux_host":
             devices[name]["snapshot"] = str(FIXTURES / "linux_host" / "gpu01")
+        if platform == "onyx":  # lands in user mode: the engine serves `enable`
+            devices[name]["engine"] = {"kind": "onyx"}
     return devices

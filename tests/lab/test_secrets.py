@@ -16,6 +16,7 @@ SECRET_DEVICES = {
     "s-eos": "eos",
     "s-nxos": "nxos",
     "s-host": "linux_host",
+    "s-onyx": "onyx",
 }
 
 

@@ -21,6 +21,7 @@ PORT_NAMES = {
     "cumulus": ("swp1", "swp2"),
     "eos": ("Ethernet1/1", "Ethernet2/1"),
     "nxos": ("Ethernet1/1", "Ethernet1/2"),
+    "onyx": ("Eth1/1", "Eth1/2/1"),
 }
 
 

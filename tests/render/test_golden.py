@@ -35,6 +35,7 @@ def rendered() -> dict[str, str]:
         ("cumulus", None),
         ("eos", None),
         ("nxos", None),
+        ("onyx", None),
     ):
         dev = switch(platform, 100_000, asic=asic, name=f"{platform}-two-lossless")
         cases[f"two_lossless/{platform}"] = fabric(dev, 3, intent)
@@ -73,7 +74,7 @@ def test_golden_files_are_current() -> None:
 def test_every_template_is_covered_by_a_golden_file() -> None:
     """Each feature template's header comment shows up as a section of some rendered file."""
     text = "\n".join(rendered().values())
-    for platform in ("sonic", "cumulus", "eos", "nxos", "linux_host"):
+    for platform in ("sonic", "cumulus", "eos", "nxos", "onyx", "linux_host"):
         for tpl in sorted((TEMPLATES / platform).rglob("*.j2")):
             feature = tpl.stem.split(".")[0]
             if feature in (

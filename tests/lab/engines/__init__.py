@@ -23,6 +23,7 @@ ENGINES: dict[str, str] = {
     "linux_host": "tests.lab.engines.linux_host:HostEngine",
     "eos": "tests.lab.engines.eos:make",
     "nxos": "tests.lab.engines.nxos:make",
+    "onyx": "tests.lab.engines.onyx:OnyxEngine",
 }
 """Engine kind -> ``module:factory`` (the factory takes the device name and its spec dict)."""
 

@@ -1,6 +1,7 @@
 """The typed library API behind the CLI: every command's work, without printing.
 
 - :mod:`.audits`: :func:`audit` an inventory, :func:`lint` config files;
+- :mod:`.collecting`: :func:`collect` an inventory's devices over SSH, :func:`collect_local`;
 - :mod:`.changes`: :func:`render` the intended configs, :func:`plan` the change;
 - :mod:`.verification`: :func:`verify_plan` and :func:`verify` (perftest over SSH, then audit);
 - :mod:`.applying`: :func:`apply` a plan in a maintenance window (``rocetune.apply``).
@@ -22,10 +23,13 @@ from rocetune.model import AuditResult, DeviceStatus
 if TYPE_CHECKING:
     from rocetune.api.applying import apply
     from rocetune.api.changes import plan, render
+    from rocetune.api.collecting import collect, collect_local
     from rocetune.api.verification import verify, verify_plan
 
 _LAZY = {
     "apply": "applying",
+    "collect": "collecting",
+    "collect_local": "collecting",
     "plan": "changes",
     "render": "changes",
     "verify": "verification",
@@ -38,6 +42,8 @@ __all__ = [
     "apply",
     "audit",
     "audit_inventory",
+    "collect",
+    "collect_local",
     "lint",
     "plan",
     "render",

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import fnmatch
-import shlex
 import sys
 import tempfile
 import time
@@ -146,87 +144,35 @@ def run_collect(
     *,
     lock_name: str | None = None,
 ) -> dict[str, Outcome]:
-    """Collect ``names`` with progress on stderr; list failures at the end.
-
-    ``lock_name``: the lock file in ``out_dir`` (a shard locks its own, so the shards of one
-    fabric write their disjoint device directories into one directory at the same time)."""
-    from rocetune.collect import collect
+    """Collect ``names`` (:func:`rocetune.api.collecting.collect`) with progress on stderr;
+    list failures and the host keys to add at the end."""
+    from rocetune.api.collecting import collect, kept_since
     from rocetune.collect.progress import progress_for
 
     options = options_from(opts)
     for warning in options.trust.warnings():
         click.echo(f"rocetune: warning: {warning}", err=True)
     started = time.time()
-    from rocetune.collect import CollectConfigError
-    from rocetune.collect.reasons import CollectError
-    from rocetune.outputs import DirectoryLock
-
     try:
-        options.trust.check()  # a fabric-wide configuration error creates no directory
-    except CollectError as exc:
-        raise CollectConfigError(exc.detail) from None
-    lock = DirectoryLock(out_dir) if lock_name is None else DirectoryLock(out_dir, lock_name)
-    lock.acquire()  # before connecting: a second run, a read-only or missing dir fail now
-    try:
-        outcomes = collect(inv, out_dir, names, options=options, progress=progress_for())
+        run = collect(inv, out_dir, names, options, progress=progress_for(), lock_name=lock_name)
     except KeyboardInterrupt:
-        kept = [n for n in names if _written_since(out_dir / n, started)]
+        kept = kept_since(out_dir, names, started)
         click.echo(
             f"rocetune: interrupted: {len(kept)} of {len(names)} device(s) were collected "
             f"and are kept in {out_dir}",
             err=True,
         )
         raise
-    finally:
-        lock.release()
-    report_failures(outcomes)
-    _keyscan_hints(inv, outcomes, options)
-    _fail_on_write_errors(outcomes)
-    return outcomes
-
-
-def _fail_on_write_errors(outcomes: dict[str, Outcome]) -> None:
-    """A write failure (full disk, read-only) is an input error: exit 2, said once."""
-    from rocetune.collect.reasons import Reason
-    from rocetune.outputs import OutputError
-
-    failed = [o for o in outcomes.values() if o.failure and o.failure.reason is Reason.WRITE_FAILED]
-    if failed:
-        kept = sum(1 for o in outcomes.values() if o.ok)
-        first = failed[0].failure
-        detail = first.detail if first is not None else ""
-        msg = f"{detail} ({len(failed)} device(s) not written; {kept} written are kept)"
-        raise OutputError(f"cannot write snapshots: {msg}")
-
-
-def _written_since(directory: Path, started: float) -> bool:
-    meta = directory / "meta.json"
-    try:
-        return meta.stat().st_mtime >= started
-    except OSError:
-        return False
-
-
-def _keyscan_hints(inv: Inventory, outcomes: dict[str, Outcome], options: CollectOptions) -> None:
-    """For hosts whose key is unknown: the line that adds it (after checking the fingerprint)."""
-    from rocetune.collect.reasons import Reason
-
-    unknown = [
-        o.name
-        for o in outcomes.values()
-        if o.failure is not None and o.failure.reason is Reason.HOST_KEY_UNKNOWN
-    ]
-    if not unknown or options.trust.known_hosts is None:
-        return
-    click.echo(
-        "rocetune: add the unknown host keys after checking their fingerprints, e.g.:", err=True
-    )
-    for name in unknown:
-        entry = inv.devices[name]
-        host = shlex.quote(entry.host or name)
-        port = f"-p {entry.access.port} " if entry.access.port not in (None, 22) else ""
-        target = shlex.quote(str(options.trust.known_hosts))
-        click.echo(f"  ssh-keyscan {port}{host} >> {target}", err=True)
+    report_failures(run.outcomes)
+    if run.keyscan:
+        click.echo(
+            "rocetune: add the unknown host keys after checking their fingerprints, e.g.:",
+            err=True,
+        )
+        for line in run.keyscan:
+            click.echo(f"  {line}", err=True)
+    run.check_written()
+    return run.outcomes
 
 
 def live_collector(
@@ -264,12 +210,6 @@ def live_collector(
         }
 
     return collector, scope
-
-
-def _select(inv: Inventory, patterns: tuple[str, ...]) -> list[str]:
-    if not patterns:
-        return list(inv.devices)
-    return [n for n in inv.devices if any(fnmatch.fnmatchcase(n, p) for p in patterns)]
 
 
 def shard_option(func: F) -> F:
@@ -346,20 +286,11 @@ def collect_cmd(
         if nics or host_name:
             click.echo("rocetune: error: --nics and --name need --local", err=True)
             return EXIT_INPUT
+        from rocetune.api.collecting import select
         from rocetune.inventory import load_inventory
 
         inv = load_inventory(inventory)
-        names = _select(inv, devices)
-        lock_name = None
-        if shard is not None:
-            from rocetune.shard import parse_shard
-
-            part = parse_shard(shard)
-            names = part.select(names)
-            lock_name = f".rocetune.shard-{part.index}-of-{part.count}.lock"
-        if not names:
-            click.echo("rocetune: error: no device matches --device/--shard", err=True)
-            return EXIT_INPUT
+        names, lock_name = select(inv, devices, shard)
         outcomes = run_collect(inv, out_dir, names, opts, lock_name=lock_name)
         return EXIT_NOT_COLLECTED if any(not o.ok for o in outcomes.values()) else 0
 
@@ -374,20 +305,17 @@ def _collect_local(
     opts: dict[str, Any],
 ) -> int:
     """``collect --local``: this machine into DIR/<hostname>/ (exit 3 when it failed)."""
-    from rocetune.collect.local import collect_local
-    from rocetune.errors import RocetuneError
+    from rocetune.api.collecting import collect_local
 
     if inventory is not None:
         click.echo("rocetune: error: --local collects this machine: give no INVENTORY", err=True)
         return EXIT_INPUT
     names = [n.strip() for n in nics.split(",") if n.strip()] if nics else None
     options = options_from({**opts, "insecure_host_keys": True, "known_hosts": None}, warn=False)
-    try:
-        outcome = collect_local(out_dir, options, nics=names, name=host_name)
-    except ValueError as exc:
-        raise RocetuneError(str(exc)) from None
-    report_failures({outcome.name: outcome})
-    _fail_on_write_errors({outcome.name: outcome})
+    run = collect_local(out_dir, options, names, host_name)
+    report_failures(run.outcomes)
+    run.check_written()
+    [outcome] = run.outcomes.values()
     if outcome.ok:
         click.echo(
             f"rocetune: {outcome.name}: {outcome.commands} command(s), "

@@ -77,6 +77,7 @@ def real_runs(n: int, rng: random.Random) -> tuple[Counter[str], Counter[int], l
             words = [w for w in str(ev["command"]).split()[:3] if "rocetune-" not in w]
             commands.setdefault(ev["device"], []).append(" ".join(words))
     kinds = ("drop_before", "drop_after", "garble", "fail", "slow", "prompt")
+    stuck: list[str] = []
     for i in range(n):
         lab.fleet.engines.clear()
         lab.fleet.engines.update(make_engines(names, lab.clock))
@@ -93,11 +94,14 @@ def real_runs(n: int, rng: random.Random) -> tuple[Counter[str], Counter[int], l
         for name, dev in got.devices.items():
             states[dev.state.value] += 1
             if dev.state.value == "STUCK":
+                stuck.append(f"{name}: {dev.reason}")
                 continue
             now = lab.fleet.model(name, lab.fleet.collect(name))
             want = dev.intended if dev.state.value == "DONE" else pre[name]
             if want is None or differences(want, now, lab.fleet.intent):
                 wrong.append(f"{name} {dev.state.value}: device differs")
+    for line in stuck:
+        print("  STUCK", line[:300])
     return states, codes, wrong
 
 

@@ -378,12 +378,27 @@ class DeviceWorker:
     def save_done(
         self, dev: DeviceRun, tx: Transaction, session: Session | None, post: Observation | None
     ) -> None:
-        try:
-            if session is None:
-                session = self.open_session(dev)
-            self.call(dev, "save", tx.save, session)
-        except (TransactionError, Lost, Unreachable) as exc:
-            self.move(dev, D.STUCK, f"confirmed, but saving failed: {exc} (save it by hand)")
+        """Save a confirmed change (a save cut by a lost session is tried once more on a new
+        one: saving is idempotent); a refused save leaves the device STUCK."""
+        problem: Exception | None = None
+        for attempt in range(2):
+            fresh = None
+            try:
+                if session is None or attempt:
+                    session = fresh = self.open_session(dev)
+                self.call(dev, "save", tx.save, session)
+                problem = None
+                break
+            except TransactionError as exc:
+                problem = exc
+                break
+            except (Lost, Unreachable) as exc:
+                problem = exc
+            finally:
+                if fresh is not None:
+                    fresh.close()
+        if problem is not None:
+            self.move(dev, D.STUCK, f"confirmed, but saving failed: {problem} (save it by hand)")
             return
         self.move(dev, D.SAVED, "running config saved")
         self.finish_done(dev, post)

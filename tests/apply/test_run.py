@@ -269,3 +269,36 @@ def test_stop_signal_rolls_back_the_wave_in_flight(tmp_path: Path) -> None:
     for name, eng in lab.engines.items():
         assert eng.running == lab.pre[name]
         assert eng.startup == lab.pre[name]
+
+
+def test_a_save_cut_by_a_lost_session_is_retried(tmp_path: Path) -> None:
+    from rocetune.apply.planfile import load_plan
+    from rocetune.apply.run import Run
+    from rocetune.platforms.transaction import TxContext
+    from rocetune.session import Session
+    from tests.apply.kvlab import KvFleet, KvTransaction, VirtualWallClock
+
+    lab = Lab(tmp_path)
+    lab.add("leaf1")
+    cuts = [1]
+
+    class Flaky(KvFleet):
+        def transaction(self, device: str, context: TxContext) -> KvTransaction:
+            tx = super().transaction(device, context)
+            save = tx.save
+
+            def flaky(session: Session) -> None:
+                if cuts:
+                    cuts.pop()
+                    raise ConnectionError("connection lost during save")
+                save(session)
+
+            tx.save = flaky  # type: ignore[method-assign]
+            return tx
+
+    fleet = Flaky(lab.engines, lab.fleet().topology)
+    got = Run(fleet, lab.options(canary=0), tmp_path / "runs", VirtualWallClock(lab.clock)).start(
+        load_plan(lab.plan_path())
+    )
+    assert got.states() == {"leaf1": D.DONE}
+    assert lab.engines["leaf1"].startup == lab.intended["leaf1"]

@@ -213,6 +213,9 @@ PCI_KINDS = (MLXCONFIG,)
 
 TRANSCRIPT = Command(id="transcript", command="saved host transcript", required=False)
 """A pasted terminal session, ``bash -x`` trace or notes with several commands and outputs."""
+SCRIPT = Command(id="script", command="saved host script", required=False)
+"""A host setup script (shell, or an Ansible / cloud-init file running shell commands): read as
+the intended NIC state, nothing executed (:mod:`.script`)."""
 OPERATOR_TEMPLATE = Command(
     id="operator_template", command="saved nic operator template", required=False
 )
@@ -301,6 +304,11 @@ def _file_patterns() -> tuple[_FilePattern, ...]:
 
 _FILES = _file_patterns()
 _SAVED = {k.saved().filename: k for k in KINDS}
+
+
+def is_script_file(filename: str) -> bool:
+    """True for the snapshot file name of a host setup script (:data:`SCRIPT`)."""
+    return filename == SCRIPT.filename
 
 
 def identify_file(filename: str) -> tuple[Kind, str | None] | None:

@@ -15,20 +15,37 @@ of the host is still checked) instead of failing the whole device.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from rocetune.errors import ParseError
 from rocetune.model import Device, LldpNeighbor, NicPort, Unparsed
 from rocetune.platforms.base import ParseResult, Provenance
 from rocetune.platforms.common.lldpctl import read_lldpctl_json
 from rocetune.platforms.linux_host.assemble import Nic, assemble
+from rocetune.platforms.linux_host.commands import is_script_file
 from rocetune.platforms.linux_host.outputs import Outputs, read_outputs
+from rocetune.platforms.linux_host.script import apply_scripts
 from rocetune.snapshot import Snapshot
 
 PLATFORM = "linux_host"
 
 
 def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResult:
-    """Parse a host snapshot (a collected directory, one saved output or a transcript)."""
+    """Parse a host snapshot (a collected directory, one saved output or a transcript).
+
+    A setup script in the snapshot (:mod:`.script`) is laid over what the other files say.
+    """
+    scripts = [f for n, f in sorted(snapshot.files.items()) if is_script_file(n)]
+    if not scripts:
+        return _parse_outputs(snapshot, name, role)
+    rest = {n: f for n, f in snapshot.files.items() if not is_script_file(n)}
+    base = None
+    if rest:
+        base = _parse_outputs(replace(snapshot, files=rest), name, role)
+    return apply_scripts(base, scripts, name, role)
+
+
+def _parse_outputs(snapshot: Snapshot, name: str, role: str | None) -> ParseResult:
     out = read_outputs(snapshot)
     joined = assemble(out)
     provenance = Provenance()

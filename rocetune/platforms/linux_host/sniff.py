@@ -1,5 +1,6 @@
 """Recognise a saved Linux host file: which command's output it is (never raises).
 
+- a host setup script (:mod:`.script_sniff`) -> :data:`~.commands.SCRIPT`;
 - a terminal session, ``bash -x`` trace or notes in which at least one command line is a host
   read command (``[root@h ~]# show_gids mlx5_0``, ``+ mlnx_qos -i eth4 --trust dscp``,
   ```` `ethtool -S eth2 | grep prio` ````) -> :data:`~.commands.TRANSCRIPT`;
@@ -18,6 +19,7 @@ import re
 
 from rocetune.platforms.linux_host import commands as c
 from rocetune.platforms.linux_host.names import valid_netdev, valid_rdma
+from rocetune.platforms.linux_host.script_sniff import is_script
 from rocetune.platforms.linux_host.segments import MAX_LINES, bare_command, prompt_command
 from rocetune.platforms.linux_host.unsupported import operator_kind
 from rocetune.snapshot import Command
@@ -53,6 +55,8 @@ def _sniff(text: str) -> Command | None:
         return c.OPERATOR_TEMPLATE
     if body[0] == "{":
         return None  # JSON: lldpctl output is not host-specific (switches run lldpd too)
+    if is_script(body):
+        return c.SCRIPT
     lines = [ln.strip() for ln in body.splitlines()[:MAX_LINES]]
     if _is_transcript(lines):
         return c.TRANSCRIPT

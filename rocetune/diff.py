@@ -1,7 +1,9 @@
 """``rocetune diff``: what changed between two versions of a fabric's configs, and what it did.
 
 Each side is an inventory, a snapshot directory, one or more saved config files, or a
-directory of them. Both sides are parsed and checked exactly as ``audit``/``lint`` would;
+directory of them. A HEAD that is one host setup script over a BASE that is one collected
+host is read as that host after the script (``rocetune diff SNAPSHOT setup.sh``). Both
+sides are parsed and checked exactly as ``audit``/``lint`` would;
 then (a) :mod:`rocetune.statediff` lists the RoCE-relevant state that changed, on the
 vendor-neutral model, and (b) findings are matched by fingerprint (the SARIF
 ``partialFingerprints``, :mod:`rocetune.fingerprint`) into new, fixed and unchanged.
@@ -17,13 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from rocetune import inputs
-from rocetune.api import AuditResult, audit, lint
+from rocetune.api import AuditResult, audit, lint, lint_script_over
 from rocetune.checks.base import RuleOptions
 from rocetune.discover import discover
 from rocetune.engine import Selection
 from rocetune.errors import RocetuneError
 from rocetune.fingerprint import fingerprint, fingerprints
-from rocetune.load import snapshot_file_names
+from rocetune.load import is_change_script, snapshot_file_names
 from rocetune.model import Finding, Intent, Severity
 from rocetune.statediff import Change, compare_fabrics
 from rocetune.suppress import Policy
@@ -156,12 +158,25 @@ def diff(
     platform: str | None = None,
 ) -> DiffResult:
     """Load both sides (see :func:`load_side`) and compare them; ``how``: the selection,
-    rule options, policy and directory globs (a bare Selection: only that)."""
+    rule options, policy and directory globs (a bare Selection: only that). A HEAD that is
+    one setup script over a BASE that is one collected host is that host after the script."""
     if not isinstance(how, SideOptions):
         how = SideOptions(selection=how or Selection())
-    return diff_results(
-        load_side(base, how, intent, platform), load_side(head, how, intent, platform)
-    )
+    before = load_side(base, how, intent, platform)
+    if _script_over(base, head):
+        after = lint_script_over(
+            base[0], head[0], platform, intent, how.selection, how.options, policy=how.policy
+        )
+    else:
+        after = load_side(head, how, intent, platform)
+    return diff_results(before, after)
+
+
+def _script_over(base: Sequence[Path], head: Sequence[Path]) -> bool:
+    """HEAD is one setup script and BASE one collected host: HEAD is BASE after the script."""
+    if len(base) != 1 or len(head) != 1 or is_inventory(base[0]):
+        return False
+    return is_change_script(head[0]) and not is_change_script(base[0])
 
 
 def _finding_data(f: Finding) -> dict[str, Any]:

@@ -81,12 +81,38 @@ def read_file(path: Path, platform: str | None) -> Found | str:
 
 
 def _check_forced(path: Path, body: str, platform: str) -> None:
+    """Refuse a forced platform the content positively contradicts (exit 2, one line).
+
+    Called only when the forced platform's own ``sniff`` does not claim the file (a partial
+    file it recognises is never refused). The file contradicts ``platform`` when it has no
+    line of evidence for it and another platform claims it (its ``sniff``) or detection
+    clearly reads it as another platform. Files no platform recognises are read as forced.
+    """
     found = detect(str(path), body)
+    if found.evidence.get(platform):
+        return
     others = tuple(n for n in found.claims if n != platform)
-    if others and not found.evidence.get(platform):
+    winner = found.driver.name if found.driver is not None else None
+    if winner is not None and winner != platform and winner not in others:
+        others = (winner, *others)
+    if others:
         msg = (
             f"platform {platform!r} does not match the content: it reads as"
             f" {found.summary(others[:2])}, with no {platform} line"
+        )
+        raise SnapshotError(msg, file=path)
+
+
+def _check_forced_dir(path: Path, snap: Snapshot, driver: PlatformDriver) -> None:
+    """A snapshot directory without a recorded platform, forced to ``driver``: refused when
+    none of its files is the forced platform's and its files read as another platform."""
+    if any(driver.sniff(f.path, f.text) is not None for f in snap):
+        return
+    got = _sniff_dir(path, snap)
+    if not isinstance(got, str) and got[0].name != driver.name:
+        msg = (
+            f"platform {driver.name!r} does not match the content: its files read as"
+            f" {got[0].name}, none as {driver.name}"
         )
         raise SnapshotError(msg, file=path)
 
@@ -100,12 +126,15 @@ def read_dir(path: Path, platform: str | None) -> Found | str:
             f"inventory says {platform!r}"
         )
         raise SnapshotError(msg, file=path)
+    forced = platform is not None and snap.meta.platform is None
     platform = platform or snap.meta.platform
     if platform is None:
         return _sniff_dir(path, snap)
     driver = get_driver(platform)
     if driver is None:
         return f"platform {platform!r} is not supported yet"
+    if forced and snap.files:
+        _check_forced_dir(path, snap, driver)
     return driver, snap
 
 
@@ -225,6 +254,42 @@ def load_host_files(name: str, paths: Sequence[Path], platform: str | None) -> L
         return Loaded(error=RocetuneError(msg.splitlines()[0], file=paths[0]))
 
 
+SCRIPT_COMMAND_ID = "script"
+"""Command id of a saved file that is a set of changes (a host setup script), not a state."""
+
+
+def is_change_script(path: Path) -> bool:
+    """True for a saved file that describes changes to make (a host setup script)."""
+    if not path.is_file():
+        return False
+    try:
+        found = detect(str(path), read_text(path))
+    except SnapshotError:
+        return False
+    return found.command is not None and found.command.id == SCRIPT_COMMAND_ID
+
+
+def load_script_over(name: str, snapshot: Path, script: Path, platform: str | None) -> Loaded:
+    """A collected snapshot (directory or file) with a setup script laid over it: the device
+    as the script would leave it (``rocetune diff SNAPSHOT setup.sh``)."""
+    try:
+        got = read_source(snapshot, platform)
+        if isinstance(got, str):
+            raise SnapshotError(got, file=snapshot)
+        driver, snap = got
+        over = read_file(script, driver.name)
+        if isinstance(over, str) or over[0].name != driver.name:
+            raise SnapshotError(f"not a {driver.name} script", file=script)
+        files = {**snap.files, **over[1].files}
+        merged = replace(snap, files=files, origin=f"{snap.origin or snapshot} + {script}")
+        return Loaded(result=parse_snapshot(driver, merged, name, None))
+    except (ParseError, SnapshotError) as exc:
+        return Loaded(error=exc)
+    except Exception as exc:  # a parser bug must not crash the command
+        msg = f"internal error while reading this script: {type(exc).__name__}: {exc}"
+        return Loaded(error=RocetuneError(msg.splitlines()[0], file=script))
+
+
 def host_command_file(path: Path, platform: str | None) -> str | None:
     """The snapshot file name a saved host output stands for; None if it is no host file."""
     try:
@@ -233,4 +298,7 @@ def host_command_file(path: Path, platform: str | None) -> str | None:
         return None
     if isinstance(got, str) or got[0].kind != "host":
         return None
-    return next(iter(got[1].files), None)
+    name = next(iter(got[1].files), None)
+    if name is not None and name.startswith("saved_host_script"):
+        return None  # a setup script is intended state: never merged with collected outputs
+    return name

@@ -17,7 +17,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from rocetune.api.audits import audit, audit_inventory, lint
+from rocetune.api.audits import audit, audit_inventory, lint, lint_script_over
 from rocetune.model import AuditResult, DeviceStatus
 
 if TYPE_CHECKING:
@@ -45,6 +45,7 @@ __all__ = [
     "collect",
     "collect_local",
     "lint",
+    "lint_script_over",
     "plan",
     "render",
     "verify",

@@ -17,7 +17,13 @@ from rocetune.engine import MISSING_CODE, Selection, run_checks, select_rules
 from rocetune.errors import RocetuneError
 from rocetune.fleet import expected_hosts, with_snapshots
 from rocetune.inventory import Inventory, ResolvedDevice, load_inventory
-from rocetune.load import Loaded, host_command_file, load_device, load_host_files
+from rocetune.load import (
+    Loaded,
+    host_command_file,
+    load_device,
+    load_host_files,
+    load_script_over,
+)
 from rocetune.model import (
     AuditResult,
     Device,
@@ -260,6 +266,31 @@ def lint(
         taken.add(name)
         loaded.append((name, platform, item))
     result = _assemble(loaded, intent or Intent(), (), selection or Selection(), options)
+    if policy is not None:
+        apply_to_result(result, policy, ())
+    return result
+
+
+def lint_script_over(
+    snapshot: Path,
+    script: Path,
+    platform: str | None = None,
+    intent: Intent | None = None,
+    selection: Selection | None = None,
+    options: dict[str, RuleOptions] | None = None,
+    *,
+    policy: Policy | None = None,
+) -> AuditResult:
+    """Lint a collected host (snapshot directory or saved file) as a setup script would leave
+    it: the script's values laid over the snapshot's (``rocetune diff SNAPSHOT setup.sh``)."""
+    name = snapshot.name if snapshot.is_dir() else snapshot.stem
+    item = load_script_over(name, snapshot, script, platform)
+    if item.result is not None:
+        name = item.result.device.hostname or name
+        device = item.result.device.model_copy(update={"name": name})
+        item = Loaded(result=ParseResult(device, item.result.provenance))
+    sel = selection or Selection()
+    result = _assemble([(name, platform, item)], intent or Intent(), (), sel, options)
     if policy is not None:
         apply_to_result(result, policy, ())
     return result

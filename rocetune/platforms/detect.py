@@ -98,8 +98,8 @@ _EVIDENCE: dict[str, re.Pattern[str]] = {
         r"|mlag-vip \S|protocol mlag$)"
     ),
     "linux_host": re.compile(
-        r"^(?:(?:sudo )?(?:mlnx_qos|cma_roce_tos|show_gids|ibv_devinfo|ibdev2netdev|mlxconfig"
-        r"|mlxreg|rdma (?:link|dev)|ethtool(?: -[aAkSc])?)\b"
+        r"^(?:(?:sudo )?(?:mlnx_qos|cma_roce_tos|cma_roce_mode|show_gids|ibv_devinfo|ibdev2netdev"
+        r"|mlxconfig|mlxreg|rdma (?:link|dev)|ethtool(?: -[aAkSc])?)\b"
         r"|Priority trust state:"
         r"|PFC configuration:"
         r"|DCBX mode:"
@@ -113,15 +113,29 @@ _EVIDENCE: dict[str, re.Pattern[str]] = {
 }
 
 
+def patterns() -> dict[str, re.Pattern[str]]:
+    """The evidence pattern of every platform: the table above, and for any other registered
+    driver its own ``EVIDENCE`` class attribute (a compiled pattern matched against each line
+    without its prompt). A new platform takes part in detection and in the ``--platform``
+    mismatch check by its ``sniff`` alone; ``EVIDENCE`` lets it also outweigh other claims."""
+    found = dict(_EVIDENCE)
+    for name, driver in drivers().items():
+        own = getattr(driver, "EVIDENCE", None)
+        if isinstance(own, re.Pattern):
+            found[name] = own
+    return found
+
+
 def evidence(text: str) -> dict[str, int]:
     """Lines of ``text`` that only one platform writes, counted per platform."""
-    counts = dict.fromkeys(_EVIDENCE, 0)
+    table = patterns()
+    counts = dict.fromkeys(table, 0)
     for raw in text.splitlines()[:MAX_LINES]:
         line = raw.strip()
         if not line:
             continue
         line = _PROMPT.sub("", line, count=1) if line[0] not in '"{[' else line
-        for platform, pattern in _EVIDENCE.items():
+        for platform, pattern in table.items():
             if pattern.match(line):
                 counts[platform] += 1
     return counts

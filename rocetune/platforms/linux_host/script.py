@@ -58,10 +58,11 @@ def read_script(source: SourceFile) -> _Read:
     else:
         for text, line, env in chunks:
             runner.script(text, line, env)
-    for item in runner.skipped:
-        _note(read, item.line, item.text, item.reason)
-    for line, text, reason in reading.notes:
-        _note(read, line, text, reason)
+    seen: set[tuple[int, str, str]] = set()
+    for key in [*((i.line, i.text, i.reason) for i in runner.skipped), *reading.notes]:
+        if key not in seen:
+            seen.add(key)
+            _note(read, *key)
     read.unparsed.sort(key=lambda u: u.line or 0)
     return read
 

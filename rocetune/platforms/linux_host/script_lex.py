@@ -121,6 +121,7 @@ class _Lexer:
         quoted = any(q in raw for q in "'\"\\")
         delimiter = raw.replace("'", "").replace('"', "").replace("\\", "")
         token.heredoc_expand = not quoted
+        self.tokens.append(Token("word", raw, self.line))
         self.pending.append(_Pending(token, delimiter, strip_tabs))
 
     def _heredocs(self) -> None:

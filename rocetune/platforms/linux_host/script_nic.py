@@ -66,7 +66,7 @@ class Reading:
 _NET = re.compile(r"/sys/class/net/([^/]+)/(.+)")
 _IB = re.compile(r"/sys/class/infiniband/([^/]+)/tc/(\d+)/traffic_class")
 _CM = re.compile(
-    r"/sys/kernel/config/rdma_cm/([^/]+)/ports/(\d+)/(default_roce_tos|default_roce_mode)"
+    r"/sys/kernel/config/rdma_cm/([^/]+)/(?:ports/(\d+)/)?(default_roce_tos|default_roce_mode)"
 )
 _ECN = re.compile(r"ecn/(roce_np|roce_rp)/(.+)")
 _QOS_SYSFS = re.compile(
@@ -131,35 +131,43 @@ def _int(text: str | None, low: int, high: int) -> int | None:
     return number if low <= number <= high else None
 
 
+_TAIL = re.compile(r"(?:.*/)?(ecn/(?:roce_np|roce_rp)/.+|mtu)")
+"""The file part of a path whose directory is not known (``$ECN_ROOT/roce_np/enable/3``)."""
+
+
 def _write(run: Run, path: str, data: str, out: Reading) -> None:
     known = not is_unknown(data)
     match = _NET.fullmatch(path)
-    if match is not None:
-        netdev, rest = match.group(1), match.group(2)
+    netdev, rest = (match.group(1), match.group(2)) if match is not None else (None, None)
+    if match is None and is_unknown(path):
+        tail = _TAIL.fullmatch(path.replace("ecn/", "/ecn/").replace("\x00/roce", "\x00/ecn/roce"))
+        if tail is not None and ("/sys/class/net/" in path or "roce_" in path):
+            netdev, rest = "\x00", tail.group(1)
+    if rest is not None:
         ecn = _ECN.fullmatch(rest)
         if rest == "mtu":
             _value(run, out, ("nic", netdev, "mtu"), _int(data, 68, 65535), data)
             return
-        if ecn is not None and _ecn(run, out, netdev, ecn, data):
+        if ecn is not None and _ecn(run, out, netdev or "\x00", ecn, data):
             return
     match = _IB.fullmatch(path)
     if match is not None and match.group(2) == "1":
         _value(run, out, ("rdma", match.group(1), "traffic_class"), _int(data, 0, 255), data)
         return
     match = _CM.fullmatch(path)
-    if match is not None and match.group(2) == "1":
+    if match is not None and match.group(2) in (None, "1"):
         if match.group(3) == "default_roce_tos":
             _value(run, out, ("rdma", match.group(1), "roce_tos"), _int(data, 0, 255), data)
         else:
             mode = _roce_mode(plain(data)) if known else None
             _value(run, out, ("rdma", match.group(1), "roce_mode"), mode, data)
         return
-    if _QOS_SYSFS.match(path) or (is_unknown(path) and "/sys/" in path):
+    if _QOS_SYSFS.match(path) or (is_unknown(path) and _QOS_TEXT.search(path)):
         out.note(run, "write to a NIC file rocetune does not read; its effect is not in the model")
 
 
 def _value(
-    run: Run, out: Reading, where: tuple[Scope, str, str], value: object | None, raw: str
+    run: Run, out: Reading, where: tuple[Scope, str | None, str], value: object | None, raw: str
 ) -> None:
     scope, target, name = where
     if value is None and not is_unknown(raw):
@@ -438,7 +446,7 @@ def _ip(run: Run, out: Reading) -> None:
     args = [w for w in words[2:] if w != "dev"]
     at = words.index("mtu")
     raw = words[at + 1] if at + 1 < len(words) else ""
-    _value(run, out, ("nic", args[0] if args else None, "mtu"), _int(raw, 68, 65535), raw)  # type: ignore[arg-type]
+    _value(run, out, ("nic", args[0] if args else None, "mtu"), _int(raw, 68, 65535), raw)
 
 
 def _ifconfig(run: Run, out: Reading) -> None:

@@ -53,6 +53,10 @@ _SHELLS = {"sh", "bash", "dash", "zsh", "ksh"}
 _REMOTE = {"ssh", "pdsh", "clush", "pssh", "parallel-ssh", "srun", "mpirun", "ansible"}
 _BUILT_AT_RUNTIME = {"xargs", "parallel", "find", "watch"}
 _DECLARE = {"export", "local", "declare", "typeset", "readonly"}
+_NIC_HINT = re.compile(
+    r"mlnx_|mlxconfig|cma_roce|roce|/ecn/|dscp|pfc|/sys/class/(?:net|infiniband)/"
+)
+"""Text that may configure a NIC (for commands rocetune cannot follow)."""
 _MAX_DEPTH = 16
 _MAX_ITERATIONS = 256
 
@@ -103,6 +107,9 @@ class Runner:
     on_run: Callable[[Run], None]
     skipped: list[Skipped] = field(default_factory=list)
     funcs: dict[str, Node] = field(default_factory=dict)
+    files: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
+    """Files the script writes from a here-document (path -> text, first line): run when
+    the script later runs them (``cat <<EOF > /usr/local/bin/qos.sh`` ... ``qos.sh``)."""
     depth: int = 0
 
     def script(self, text: str, first_line: int, env: Env) -> None:
@@ -148,7 +155,12 @@ class Runner:
             exp = Expander(env)
             words = [f for w in first.words for f in exp.fields(w)]
             tee = _unwrap([f for w in rest[0].words for f in exp.fields(w)])
-            if words[:1] in (["echo"], ["printf"]) and tee[:1] == ["tee"]:
+            head = words[0].rsplit("/", 1)[-1] if words else ""
+            is_tee = bool(tee) and tee[0].rsplit("/", 1)[-1] == "tee"
+            if head == "cat" and is_tee:
+                self.keep_file(first, [w for w in tee[1:] if not w.startswith("-")], "-a" in tee)
+                return
+            if head in ("echo", "printf") and is_tee:
                 data = " ".join(_echo_args(words))
                 paths = [w for w in tee[1:] if not w.startswith("-")]
                 run = Run([], first.line, [(p, data) for p in paths], unsure, exp.reasons)
@@ -215,7 +227,16 @@ class Runner:
         words = _unwrap(words)
         if not words:
             return
-        name = words[0]
+        name = words[0].rsplit("/", 1)[-1]
+        if name == "cat" and any(r.heredoc is not None for r in node.redirects):
+            targets = [exp.text(r.target) for r in node.redirects if r.op in (">", ">>")]
+            self.keep_file(node, targets, any(r.op == ">>" for r in node.redirects))
+            return
+        if words[0] in self.files or (
+            name in _SHELLS and len(words) > 1 and words[1] in self.files
+        ):
+            self.run_file(words if words[0] in self.files else words[1:], env, unsure)
+            return
         if name in _DECLARE:
             for raw in node.words[1:]:
                 key, eq, value = raw.partition("=")
@@ -231,10 +252,11 @@ class Runner:
             self.shell(words, node, env, unsure)
             return
         if name in _REMOTE or name in _BUILT_AT_RUNTIME:
-            why = (
-                "runs on another host" if name in _REMOTE else "its arguments are built at run time"
-            )
-            self.skipped.append(Skipped(node.line, " ".join(plain(w) for w in words)[:160], why))
+            text = " ".join(plain(w) for w in words)
+            if _NIC_HINT.search(text):
+                remote = name in _REMOTE
+                why = "runs on another host" if remote else "its arguments are built at run time"
+                self.skipped.append(Skipped(node.line, text[:160], why))
             return
         writes = []
         if name in ("echo", "printf"):
@@ -244,6 +266,23 @@ class Runner:
                     writes.append((exp.text(r.target), data))
             words = [] if writes else words
         self.on_run(Run(words, node.line, writes, unsure, exp.reasons))
+
+    def keep_file(self, node: Simple, paths: list[str], append: bool) -> None:
+        """Remember the here-document ``node`` writes to ``paths`` (``>>`` appends)."""
+        body = next((r for r in node.redirects if r.heredoc is not None), None)
+        if body is None or body.heredoc is None:
+            return
+        for path in paths:
+            if not is_unknown(path):
+                chunks = self.files.get(path, []) if append else []
+                self.files[plain(path)] = [*chunks, (body.heredoc, body.heredoc_line)]
+
+    def run_file(self, words: list[str], env: Env, unsure: str | None) -> None:
+        """Run a file this script wrote (its text, lines as in the script)."""
+        inner = env.copy()
+        inner.args = words[1:]
+        for text, line in self.files[words[0]]:
+            self.nested(text, line, inner, unsure)
 
     def redirect_only(self, node: Simple, exp: Expander, unsure: str | None) -> None:
         del node, exp, unsure  # ``> file`` alone truncates a file: no NIC state
@@ -351,7 +390,7 @@ def _unwrap(words: list[str]) -> list[str]:
             words = words[1:]
             continue
         if head not in _WRAPPERS:
-            return [head, *words[1:]]
+            return words
         takes = _ARG_OPTS.get(head, set())
         words = words[1:]
         while words and (words[0].startswith("-") or (head == "env" and "=" in words[0])):
@@ -380,6 +419,7 @@ def _decide(cond: Seq, env: Env) -> bool | None:
     words = [exp.text(w) for w in node.words]
     if exp.reasons or any(is_unknown(w) for w in words) or not words:
         return None
+    words = [plain(w) for w in words]
     if words in (["true"], [":"]):
         return True
     if words == ["false"]:

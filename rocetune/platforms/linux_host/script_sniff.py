@@ -12,6 +12,20 @@ from __future__ import annotations
 
 import re
 
+from rocetune.platforms.linux_host.script_parse import (
+    AndOr,
+    Case,
+    For,
+    Func,
+    Group,
+    If,
+    Loop,
+    Node,
+    Pipeline,
+    Seq,
+    Simple,
+    parse,
+)
 from rocetune.platforms.linux_host.script_yaml import looks_like_yaml
 from rocetune.platforms.linux_host.segments import MAX_LINES, prompt_command
 
@@ -20,7 +34,7 @@ SETTER = re.compile(
     r"|--buffer_size|--prio2buffer)\b"
     r"|cma_roce_tos\b.*\s-t\b|cma_roce_mode\b.*\s-m\b"
     r"|(?:>|\btee\b)\s*\"?\S*/sys/class/(?:net/\S+/ecn/|infiniband/\S+/tc/)"
-    r"|(?:>|\btee\b)\s*\"?\S*/sys/kernel/config/rdma_cm/\S+/default_roce"
+    r"|(?:>|\btee\b)\s*\"?\S*/(?:default_roce_(?:mode|tos)|roce_[nr]p/(?:enable/|cnp_))"
     r"|(?:mlxconfig|mstconfig)\b.*\s(?:set|s)\s+[A-Z]"
 )
 _SHEBANG = re.compile(
@@ -53,4 +67,40 @@ def is_script(text: str) -> bool:
             continue
         if prompt_command(line) is not None or _OUTPUT.fullmatch(line):
             return False
-    return True
+    return _reads_as_shell(body)
+
+
+def _reads_as_shell(text: str) -> bool:
+    """Without a ``#!`` line: the whole text parses as shell and names no prose word
+    (``Note:``) as a command (notes and Markdown tables do not)."""
+    tree, error = parse(text.replace("```", ""))
+    if error is not None:
+        return False
+    names = [n.words[0] for n in _simple(tree) if n.words]
+    return not any(name[-1:] in (":", ".", ",") for name in names)
+
+
+def _simple(node: Node) -> list[Simple]:
+    if isinstance(node, Simple):
+        return [node]
+    found: list[Simple] = []
+    for child in _children(node):
+        found.extend(_simple(child))
+    return found
+
+
+def _children(node: Node) -> list[Node]:
+    if isinstance(node, Seq):
+        return list(node.items)
+    if isinstance(node, AndOr):
+        return [n for _, n in node.items]
+    if isinstance(node, Pipeline):
+        return list(node.commands)
+    if isinstance(node, (For, Loop, Group, Func)):
+        return [node.body] if not isinstance(node, Loop) else [node.cond, node.body]
+    if isinstance(node, If):
+        out: list[Node] = [n for pair in node.clauses for n in pair]
+        return out + ([node.orelse] if node.orelse is not None else [])
+    if isinstance(node, Case):
+        return [body for _, body in node.arms]
+    return []

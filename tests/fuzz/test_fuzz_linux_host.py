@@ -31,7 +31,9 @@ DRIVER = LINUX_HOST
 
 FILES = {p.name: read(p) for p in sorted(SNAPSHOT.iterdir()) if p.name != "meta.json"}
 META = read_meta(SNAPSHOT)
-SAVED = [read(p) for p in (*sorted(FIXTURES.glob("corpus_*")), *sorted(CORPUS.glob("*")))]
+SAVED = [
+    read(p) for p in (*sorted(FIXTURES.glob("corpus_*")), *sorted(CORPUS.rglob("*"))) if p.is_file()
+]
 
 
 def _parse(files: dict[str, str], *, meta: bool) -> ParseResult:

@@ -169,7 +169,7 @@ class _Lexer:
                 self._double()
             elif ch == "`":
                 self._until("`", self.i + 1)
-            elif ch == "$" and self.peek(1) in "({":
+            elif ch == "$" and self.peek(1) in ("(", "{"):
                 self._balanced(self.i + 1)
             else:
                 self.i += 1
@@ -194,7 +194,7 @@ class _Lexer:
             if ch == "\\":
                 self.i += 2
                 continue
-            if ch == "$" and self.peek(1) in "({":
+            if ch == "$" and self.peek(1) in ("(", "{"):
                 self._balanced(self.i + 1)
                 continue
             if ch == "`":

@@ -59,6 +59,8 @@ _NIC_HINT = re.compile(
 """Text that may configure a NIC (for commands rocetune cannot follow)."""
 _MAX_DEPTH = 16
 _MAX_ITERATIONS = 256
+MAX_STEPS = 50_000
+"""Commands walked per script at most (nested literal loops multiply)."""
 
 
 @dataclass
@@ -96,6 +98,10 @@ class _Exit(Exception):
     pass
 
 
+class _Budget(Exception):
+    """The walk took more steps than :data:`MAX_STEPS` (nested loops, recursion)."""
+
+
 class _Return(Exception):
     pass
 
@@ -111,12 +117,18 @@ class Runner:
     """Files the script writes from a here-document (path -> text, first line): run when
     the script later runs them (``cat <<EOF > /usr/local/bin/qos.sh`` ... ``qos.sh``)."""
     depth: int = 0
+    steps: int = 0
 
     def script(self, text: str, first_line: int, env: Env) -> None:
         """Parse and walk ``text`` (syntax errors are reported as skipped from their line)."""
         tree, error = parse(text, first_line)
-        with contextlib.suppress(_Exit):
+        try:
             self.node(tree, env, None)
+        except _Exit:
+            pass
+        except _Budget as exc:
+            why = f"more than {MAX_STEPS} commands to follow; the rest of the script is not read"
+            self.skipped.append(Skipped(int(str(exc)), "(the rest of the script)", why))
         if error is not None:
             why = f"shell syntax not understood ({error.message}); the script from here is not read"
             self.skipped.append(Skipped(error.line, _line_of(text, first_line, error.line), why))
@@ -217,6 +229,9 @@ class Runner:
                 return
 
     def simple(self, node: Simple, env: Env, unsure: str | None) -> None:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise _Budget(str(node.line))
         exp = Expander(env)
         if not node.words:
             for name, value in node.assigns:

@@ -125,7 +125,7 @@ class Expander:
         match = _NAME.match(raw, i + 1)
         if match is not None:
             return self._var(match.group(0)), match.end()
-        if nxt.isdigit() or nxt in "@*#?$!-":
+        if nxt and (nxt.isdigit() or nxt in "@*#?$!-"):
             return self._special(nxt), i + 2
         return "$", i + 1
 

@@ -165,7 +165,13 @@ def diff(
     before = load_side(base, how, intent, platform)
     if _script_over(base, head):
         after = lint_script_over(
-            base[0], head[0], platform, intent, how.selection, how.options, policy=how.policy
+            base[0],
+            head[0],
+            platform,
+            intent,
+            how.selection,
+            options=how.options,
+            policy=how.policy,
         )
     else:
         after = load_side(head, how, intent, platform)

@@ -277,8 +277,8 @@ def lint_script_over(
     platform: str | None = None,
     intent: Intent | None = None,
     selection: Selection | None = None,
-    options: dict[str, RuleOptions] | None = None,
     *,
+    options: dict[str, RuleOptions] | None = None,
     policy: Policy | None = None,
 ) -> AuditResult:
     """Lint a collected host (snapshot directory or saved file) as a setup script would leave

@@ -103,7 +103,7 @@ def _check_forced(path: Path, body: str, platform: str) -> None:
         raise SnapshotError(msg, file=path)
 
 
-def _check_forced_dir(path: Path, snap: Snapshot, driver: PlatformDriver) -> None:
+def _check_forced_dir(path: Path, snap: Snapshot, driver: Platform) -> None:
     """A snapshot directory without a recorded platform, forced to ``driver``: refused when
     none of its files is the forced platform's and its files read as another platform."""
     if any(driver.sniff(f.path, f.text) is not None for f in snap):

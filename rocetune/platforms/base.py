@@ -116,6 +116,10 @@ class Platform:
     """How to plan native changes (None: ``rocetune plan`` skips the platform)."""
     transaction_factory: TxFactory | None = None
     """The apply driver (None: ``rocetune apply`` does not support the platform yet)."""
+    evidence: re.Pattern[str] | None = None
+    """Lines only this platform writes (matched per line, prompt removed), weighed by
+    :mod:`rocetune.platforms.detect` beside ``sniff``; None: ``sniff`` alone (or the built-in
+    table of detect.py) decides."""
 
     def parse(self, snapshot: Snapshot, name: str, role: str | None) -> ParseResult:
         """Parse a snapshot and stamp the platform's limits on the device."""

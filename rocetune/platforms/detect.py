@@ -114,13 +114,13 @@ _EVIDENCE: dict[str, re.Pattern[str]] = {
 
 
 def patterns() -> dict[str, re.Pattern[str]]:
-    """The evidence pattern of every platform: the table above, and for any other registered
-    driver its own ``EVIDENCE`` class attribute (a compiled pattern matched against each line
-    without its prompt). A new platform takes part in detection and in the ``--platform``
-    mismatch check by its ``sniff`` alone; ``EVIDENCE`` lets it also outweigh other claims."""
+    """The evidence pattern of every platform: the table above, and for any registered
+    platform its own :attr:`~rocetune.platforms.base.Platform.evidence` (which wins). A new
+    platform takes part in detection and in the ``--platform`` mismatch check by its
+    ``sniff`` alone; ``evidence`` lets it also outweigh other claims."""
     found = dict(_EVIDENCE)
-    for name, driver in drivers().items():
-        own = getattr(driver, "EVIDENCE", None)
+    for name, platform in drivers().items():
+        own = getattr(platform, "evidence", None)
         if isinstance(own, re.Pattern):
             found[name] = own
     return found

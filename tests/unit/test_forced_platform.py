@@ -6,16 +6,17 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import ClassVar, Literal
 
 import pytest
 
 from rocetune.errors import SnapshotError
 from rocetune.load import read_dir, read_file
+from rocetune.model import Device
 from rocetune.platforms import detect as detect_module
 from rocetune.platforms import drivers
+from rocetune.platforms.base import ParseResult, Platform, Provenance, fixed_commands
 from rocetune.platforms.detect import detect
-from rocetune.snapshot import Command
+from rocetune.snapshot import Command, Snapshot
 from tests.cli.conftest import run_cli
 from tests.paths import ROOT
 
@@ -98,27 +99,35 @@ def test_snapshot_directory_without_meta_forced_to_another_platform(tmp_path: Pa
     assert got[0].name == "nxos"
 
 
-class _FakeDriver:
-    """A platform added later: only ``sniff`` (and optionally ``EVIDENCE``) is needed."""
+_FAKE_COMMAND = Command(id="running_config", command="show fake running-config")
 
-    name: ClassVar[str] = "fakeos"
-    kind: ClassVar[Literal["switch", "host"]] = "switch"
-    EVIDENCE: ClassVar[re.Pattern[str]] = re.compile(r"^fake qos \S+")
-    COMMAND = Command(id="running_config", command="show fake running-config")
 
-    def sniff(self, path: str, text: str) -> Command | None:
-        del path
-        return self.COMMAND if text.startswith("! fakeos") else None
+def _fake_sniff(path: str, text: str) -> Command | None:
+    del path
+    return _FAKE_COMMAND if text.startswith("! fakeos") else None
 
-    def commands(self, nics: object = ()) -> tuple[Command, ...]:
-        del nics
-        return (self.COMMAND,)
+
+def _fake_parse(snapshot: Snapshot, name: str, role: str | None) -> ParseResult:
+    del snapshot
+    return ParseResult(Device(name=name, kind="switch", platform="fakeos", role=role), Provenance())
+
+
+FAKE = Platform(
+    name="fakeos",
+    kind="switch",
+    description="a platform added later: only sniff (and optionally evidence) is needed",
+    commands=fixed_commands((_FAKE_COMMAND,)),
+    sniff=_fake_sniff,
+    parser=_fake_parse,
+    device_type="generic",
+    evidence=re.compile(r"^fake qos \S+"),
+)
 
 
 def test_new_platforms_get_detection_and_the_mismatch_check_from_their_sniff(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    table = {**drivers(), "fakeos": _FakeDriver()}
+    table = {**drivers(), "fakeos": FAKE}
     monkeypatch.setattr(detect_module, "drivers", lambda: table)
     monkeypatch.setattr("rocetune.load.get_driver", table.get)
     fake = tmp_path / "fake.cfg"

@@ -10,13 +10,13 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rocetune.platforms.linux_host import LinuxHostDriver
+from rocetune.platforms.linux_host import PLATFORM
 from rocetune.platforms.linux_host.commands import SCRIPT
 from tests.fuzz.mutations import FUZZ_SETTINGS, check_parse, mutated
 from tests.fuzz.snapshots import check_sniff, read
 from tests.paths import CORPUS
 
-DRIVER = LinuxHostDriver()
+DRIVER = PLATFORM
 SCRIPTS = [read(p) for p in sorted((CORPUS / "host" / "scripts").iterdir())]
 FRAGMENTS = [
     "IF=eth0",

@@ -123,7 +123,10 @@ def _check_roce_dscp(dev: Device, port: PortLike, ctx: CheckContext) -> Iterator
         if prio in want and have is None:
             yield from missing_pfc(dev.name, port)
             continue
-        if prio in want and have is not None and prio in have:
+        if prio in want and have is not None:
+            # Mapped to an intent lossless priority: with PFC on it the DSCP is lossless;
+            # without, the root cause is PFC on that priority, which RT201 reports on this
+            # port (one finding per root cause, not a second error for the same gap).
             continue
         yield Issue(
             message=_roce_dscp_message(port, dscp, prio, want, have),

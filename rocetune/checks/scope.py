@@ -8,7 +8,8 @@ A port is in the lossless domain when
 2. the device has links (declared or from LLDP): it is a link end; otherwise (a lone config)
 3. the config gives lossless evidence on it (PFC enabled in any direction, an ECN profile
    or a lossless priority-group buffer bound; DSCP trust too, but only on a device where
-   some port has such evidence: trust is a default on many switches), or its state is not
+   some port has such evidence: trust is a default on many switches), unless the config
+   explicitly switches PFC off on the port (:func:`explicitly_lossy`), or its state is not
    known from the snapshot: PFC unknown, or a line bound to the port that touches PFC,
    trust, the DSCP map, ECN or buffers was not understood (unread is not absent: the rules
    then say what they could not read or verify rather than pass).
@@ -85,12 +86,24 @@ def has_lossless_evidence(port: Port, *, device_lossless: bool = True) -> bool:
     """
     if _strong_evidence(port):
         return True
-    return device_lossless and port.trust in _DSCP_TRUST
+    return device_lossless and port.trust in _DSCP_TRUST and not explicitly_lossy(port)
+
+
+def explicitly_lossy(port: Port) -> bool:
+    """True when the config itself switches PFC off on ``port`` (``pfc_mode`` ``off``: EOS
+    ``no priority-flow-control`` or the global all-off, NX-OS ``priority-flow-control mode
+    off``, a SONiC ``PORT_QOS_MAP`` entry without ``pfc_enable``) and no priority has PFC.
+    That is the operator's statement that the port is not lossless: an ECN profile or DSCP
+    trust on it (which lossy TCP classes use too, and which SONiC's QoS template writes on
+    every port) does not put it back into the lossless domain."""
+    return port.pfc_mode == "off" and not (port.pfc_rx or port.pfc_tx)
 
 
 def _strong_evidence(port: Port) -> bool:
     if port.pfc_rx or port.pfc_tx:
         return True
+    if explicitly_lossy(port):
+        return False
     if port.ecn:
         return True
     return any(
@@ -104,11 +117,19 @@ def lossless_state_known(port: Port) -> bool:
 
 
 def _unread_ports(device: Device) -> set[str]:
-    """Ports with a line not understood that may carry their lossless config."""
+    """Ports with a line not understood that may carry their lossless config. On a port
+    whose PFC the config explicitly switches off only an unread PFC line counts: a
+    classification or ECN line cannot make it lossless."""
     out: set[str] = set()
     for item in device.unparsed:
-        if item.ports is not None and _LOSSLESS_FEATURES & set(item.features):
-            out.update(item.ports)
+        if item.ports is None:
+            continue
+        touched = _LOSSLESS_FEATURES & set(item.features)
+        for name in item.ports:
+            port = device.ports.get(name)
+            lossy = port is not None and explicitly_lossy(port)
+            if ("pfc" in touched) if lossy else touched:
+                out.add(name)
     return out
 
 

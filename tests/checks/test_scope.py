@@ -79,3 +79,33 @@ def test_a_port_whose_qos_line_was_not_understood_stays_in_scope() -> None:
     scope = roce_scope(dev)
     assert [p.name for p in scope.roce] == ["Eth1/1"]
     assert [p.name for p in scope.outside] == ["Eth1/2"]
+
+
+def test_explicit_pfc_off_is_outside_even_with_ecn_or_trust() -> None:
+    """EOS `no priority-flow-control`, a SONiC PORT_QOS_MAP entry without pfc_enable: the
+    config's own statement that the port is lossy; ECN or DSCP trust there do not make it a
+    RoCE port, and an unread classification line does not either (an unread PFC line does)."""
+    from rocetune.model import EcnProfile, Unparsed
+
+    ecn = {3: EcnProfile(ecn_mark=True)}
+    dev = _dev(
+        {
+            "swp1": Port(name="swp1", pfc_rx=(3,), pfc_tx=(3,)),
+            "swp2": Port(name="swp2", pfc_rx=(), pfc_tx=(), pfc_mode="off", ecn=ecn),
+            "swp3": Port(name="swp3", pfc_rx=(), pfc_tx=(), pfc_mode="off", trust="dscp"),
+            "swp4": Port(name="swp4", pfc_rx=(), pfc_tx=(), ecn=ecn),  # no statement
+            "swp5": Port(name="swp5", pfc_rx=(), pfc_tx=(), pfc_mode="off"),
+            "swp6": Port(name="swp6", pfc_rx=(), pfc_tx=(), pfc_mode="off"),
+        }
+    )
+    dev = dev.model_copy(
+        update={
+            "unparsed": (
+                Unparsed(item="policy", reason="x", ports=("swp5",), features=("dscp_map",)),
+                Unparsed(item="pfc x", reason="x", ports=("swp6",), features=("pfc",)),
+            )
+        }
+    )
+    scope = roce_scope(dev)
+    assert [p.name for p in scope.roce] == ["swp1", "swp4", "swp6"]
+    assert [p.name for p in scope.outside] == ["swp2", "swp3", "swp5"]

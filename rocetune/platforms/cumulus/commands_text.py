@@ -12,7 +12,8 @@ that mixes commands with their output and prose. Each line is classified:
 * any other ``nv`` line (``nv sett ...``) is reported: it is meant as NVUE and not understood;
 * NCLU ``net add|del`` commands and ``key = value`` lines of the datapath QoS files
   (``qos_features.conf``), which configure QoS outside NVUE, are reported when they name a
-  QoS setting;
+  QoS setting; except the NCLU RoCE one-shots (``net add roce lossless|lossy``, ``net del
+  roce``), which are read as the NVUE commands Cumulus documents as their equivalents;
 * everything else (prose, shell commands, command output, Markdown fences) is skipped and
   counted (:attr:`~.tree.ConfigTree.skipped_lines`, the fact ``nvue.skipped_lines``):
   prose is not configuration, and reporting it would only teach users to mute RT001.
@@ -115,9 +116,32 @@ def _is_set(words: list[str] | None) -> bool:
     return words is not None and len(words) > 2 and words[1] in ("set", "unset")
 
 
+def nclu_roce(line: str) -> list[str] | None:
+    """The NVUE command an NCLU RoCE one-shot stands for, or None for any other line.
+
+    Cumulus Linux 4.4 documents each NCLU RoCE command next to its NVUE equivalent (S1,
+    "RDMA over Converged Ethernet - RoCE"): ``net add roce lossless`` = ``nv set qos roce``
+    (NVUE's default mode is lossless), ``net add roce lossy`` = ``nv set qos roce mode
+    lossy``, ``net del roce`` = ``nv unset qos roce``. Both configure the same RoCE
+    defaults (trust DSCP, DSCP 26 -> switch priority 3 with PFC and ECN, CNP on priority 6
+    strict), so the NCLU line is read as its NVUE twin.
+    """
+    words = strip_prompt(line).split()
+    if words[:3] in (["net", "add", "roce"], ["net", "del", "roce"]):
+        rest = words[3:]
+        if words[1] == "del" and not rest:
+            return ["nv", "unset", "qos", "roce"]
+        if words[1] == "add" and rest in (["lossless"], ["lossy"]):
+            return ["nv", "set", "qos", "roce", "mode", rest[0]]
+    return None
+
+
 def is_commands_text(text: str) -> bool:
-    """True when at least one line is an ``nv set`` or ``nv unset`` command."""
-    return any(_is_set(command_words(raw)) for raw in text.splitlines())
+    """True when at least one line is an ``nv set`` or ``nv unset`` command (or an NCLU RoCE
+    one-shot, read as its NVUE twin: :func:`nclu_roce`)."""
+    return any(
+        _is_set(command_words(raw)) or nclu_roce(raw) is not None for raw in text.splitlines()
+    )
 
 
 has_set_commands = is_commands_text
@@ -130,7 +154,7 @@ def load_commands(text: str, issues: Issues) -> ConfigTree:
         stripped = strip_prompt(raw)
         if not stripped or stripped.startswith("```"):
             continue
-        words = command_words(raw)
+        words = command_words(raw) or nclu_roce(raw)
         if words is None:
             _other_line(stripped, number, tree, issues)
         elif _is_set(words) and words[1] == "set":

@@ -27,7 +27,10 @@ Mapping onto the model (DSCP -> traffic class -> tx-queue):
 - PFC: ``priority-flow-control on`` (or ``mode on``) plus ``priority-flow-control priority N
   no-drop`` -> ``pfc_rx`` = ``pfc_tx`` = the no-drop priorities; PFC off, no no-drop
   priority, or the global ``priority-flow-control all off`` -> ``()`` (PFC is off by default,
-  S19). ``pfc_priority_to_queue`` maps each PFC priority to its tx-queue. EOS has no
+  S19). ``pfc_mode``: ``on``/``off`` where a line says so (``priority-flow-control on``,
+  ``no priority-flow-control``, the global all-off), None where PFC is off only by default;
+  an explicit off takes the port out of the config-inferred lossless domain.
+  ``pfc_priority_to_queue`` maps each PFC priority to its tx-queue. EOS has no
   configurable priority groups or per-port buffer profiles in the running-config, so
   ``tc_to_pg``, ``pfc_priority_to_pg``, ``pg_buffers``, ``queue_buffers`` and the cable length
   stay unknown (None).
@@ -268,6 +271,10 @@ def _pfc(ctx: _Ctx, fields: _Fields) -> bool:
         enabled = ()
     for name in ("pfc_rx", "pfc_tx"):
         fields.put(name, enabled, line)
+    if off is not None or mode is not None:
+        # Explicitly configured (port, profile or the global all-off): the operator's own
+        # statement of whether the port is lossless (scope reads an explicit off).
+        fields.put("pfc_mode", "on" if on else "off", line)
     queues = fields.values["tc_to_queue"]
     fields.put("pfc_priority_to_queue", {p: queues[p] for p in enabled}, line)
     return bool(on)

@@ -6,7 +6,11 @@ Decisions:
   exponent n of alpha = 2^n; ``static_th`` is a byte limit.
 * ``BUFFER_PROFILE`` fields ``headroom_type`` (static/dynamic: who generated the profile)
   and ``packet_discard_action`` (drop/trim, lossy queues only) are understood and do not
-  change the model; any other unknown field is reported.
+  change the model. ``mode`` (static/dynamic, older CONFIG_DBs such as sonic-utilities'
+  3.0.1 dbmigrator input) names the shared-threshold mode, which SONiC takes from the
+  threshold field the profile sets (``dynamic_th`` or ``static_th``): it is read and
+  reported only when it contradicts that field or is not one of the two words. Any other
+  unknown field is reported.
 * ``BUFFER_PG``/``BUFFER_QUEUE`` keys are ``<ports>|<index or range>``; the profile
   ``NULL`` (dynamic buffer model: buffermgrd computes the headroom) is kept as ``"NULL"``.
   Overlapping keys are reported.
@@ -70,10 +74,27 @@ def _profile(entry: Entry, pr: Problems) -> ProfileCfg:
     prof.xon_offset = read_int(entry, "xon_offset", pr, lo=0)
     prof.dynamic_th = read_int(entry, "dynamic_th", pr, lo=-_DYNAMIC_TH_RANGE, hi=_DYNAMIC_TH_RANGE)
     prof.static_th = read_int(entry, "static_th", pr, lo=0)
+    _threshold_mode(entry, prof, pr)
     for name in entry.fields:
-        if name not in _PROFILE_FIELDS and name not in _PROFILE_IGNORED:
+        if name not in _PROFILE_FIELDS and name not in _PROFILE_IGNORED and name != "mode":
             pr.unknown_field(entry, name)
     return prof
+
+
+def _threshold_mode(entry: Entry, prof: ProfileCfg, pr: Problems) -> None:
+    """``mode``: must name the threshold field the profile sets (dynamic_th / static_th)."""
+    mode = read_choice(entry, "mode", pr, _MODES)
+    if mode is None or mode.value is None:
+        return
+    has = {"dynamic": prof.dynamic_th is not None, "static": prof.static_th is not None}
+    if has[mode.value] or not any(has.values()):
+        return
+    other = "static_th" if mode.value == "dynamic" else "dynamic_th"
+    pr.add(
+        f"{entry.item} mode",
+        f"mode {mode.value} contradicts the profile's {other} (the threshold field decides)",
+        mode.line,
+    )
 
 
 def _binding(

@@ -65,6 +65,23 @@ def test_roce_without_mode_keeps_the_mode() -> None:
     assert device(text).facts["nvue.roce_mode"] == "lossy"
 
 
+@pytest.mark.parametrize(
+    ("nclu", "mode"),
+    [
+        ("cumulus@switch:~$ net add roce lossless\ncumulus@switch:~$ net commit\n", "lossless"),
+        ("net add roce lossy\nnet commit\n", "lossy"),
+        ("net add roce lossless\nnet del roce\n", "off"),
+    ],
+)
+def test_nclu_roce_one_shots_read_as_their_nvue_twins(nclu: str, mode: str) -> None:
+    """Cumulus 4.4 documents `net add roce lossless|lossy` / `net del roce` as `nv set qos
+    roce [mode lossy]` / `nv unset qos roce`: read, not RT001."""
+    assert is_commands_text(nclu)
+    dev = device(nclu + "net add interface swp1 mtu 9216\n")
+    assert dev.facts["nvue.roce_mode"] == mode
+    assert [u.line for u in dev.unparsed] == [3]  # the other NCLU line is still reported
+
+
 def test_read_only_commands_are_skipped_and_unknown_nv_lines_reported() -> None:
     text = (
         "nv set interface swp1 type swp\nnv set qos roce\nnv show qos roce\n"

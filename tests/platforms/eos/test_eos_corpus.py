@@ -71,6 +71,7 @@ def _qos_port(name: str, **changes: object) -> Port:
         "pfc_priority_to_queue": {},
         "pfc_rx": (),
         "pfc_tx": (),
+        "pfc_mode": "off",  # explicit: `priority-flow-control all off` / `no ...`
         "link_pause": False,
         "watchdog": Watchdog(enabled=False),
         "ecn": {},
@@ -290,6 +291,7 @@ def _show_run_all_port(name: str, **changes: object) -> Port:
         "pfc_priority_to_queue": {},
         "pfc_rx": (),
         "pfc_tx": (),
+        "pfc_mode": "off",  # explicit: `priority-flow-control all off` / `no ...`
         "link_pause": False,
         "watchdog": Watchdog(enabled=False),
         "ecn": {},

@@ -47,7 +47,7 @@ FIXTURE_UNPARSED = {
     "su_config_qos.json": 1,
     "su_dbmigrator_buffer_dynamic_double_pools_flat.json": 0,
     "su_dbmigrator_qos_map_input_flat.json": 0,
-    "su_dbmigrator_qos_oldref_format_3_0_1.json": 1,
+    "su_dbmigrator_qos_oldref_format_3_0_1.json": 0,  # BUFFER_PROFILE mode is read
     "su_mock_asic0_config_db_flat.json": 6,
     "su_mock_config_db_flat.json": 1,
 }

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
 from rocetune.model import BufferPool, BufferProfile, EcnProfile, Scheduler, Watchdog
 from rocetune.platforms.base import ParseResult, Provenance
-from rocetune.platforms.sonic.parse import read_configs
+from rocetune.platforms.sonic.parse import parse_text, read_configs
 from rocetune.platforms.sonic.resolve import Ctx
 from rocetune.platforms.sonic.values import At
 
@@ -184,9 +185,8 @@ def test_oldref_device_and_provenance(parse_fixture: ParseFixture) -> None:
     assert dev.facts["config_db_version"] == "version_3_0_1"
     assert dev.buffer_pools is not None
     assert dev.buffer_pools["ingress_lossless_pool"].shared_headroom_bytes == 7847424
-    assert [(u.item, u.line) for u in dev.unparsed] == [
-        ("BUFFER_PROFILE|egress_lossy_profile mode", 421)
-    ]
+    # BUFFER_PROFILE ``mode dynamic`` next to dynamic_th is read (it names the same mode).
+    assert dev.unparsed == ()
     assert line(result, "ports.Ethernet0") == 1138
     assert line(result, "ports.Ethernet0.pfc_rx") == 1670
     assert line(result, "ports.Ethernet0.dscp_to_priority") == 1669
@@ -343,3 +343,27 @@ def test_mellanox4600c_bound_port(parse_fixture: ParseFixture) -> None:
     assert dev.tunnel_dscp_rewrite is None  # a qos.json fragment: no PORT table
     assert line(result, "ports.Ethernet2.trust") == 296
     assert line(result, "ports.Ethernet2.ecn.3") == 525
+
+
+def test_buffer_profile_mode_must_match_its_threshold_field() -> None:
+    """``mode`` is read; one that contradicts the threshold field the profile sets is RT001."""
+    doc = {
+        "BUFFER_POOL": {"p": {"type": "egress", "mode": "dynamic", "size": "1000000"}},
+        "BUFFER_PROFILE": {
+            "ok": {"pool": "p", "size": "1518", "dynamic_th": "3", "mode": "dynamic"},
+            "bad": {"pool": "p", "size": "1518", "dynamic_th": "3", "mode": "static"},
+        },
+    }
+    dev = parse_text(json.dumps(doc, indent=1), "x.json", "sw1", None).device
+    assert [u.item for u in dev.unparsed] == ["BUFFER_PROFILE|bad mode"]
+
+
+def test_port_qos_map_entry_without_pfc_enable_is_explicitly_off(
+    parse_fixture: ParseFixture,
+) -> None:
+    """PORT_QOS_MAP|Ethernet8 is `{}` (the template's lossy port): pfc_mode off, which the
+    lossless-domain scope reads; a port with pfc_enable has no mode word."""
+    ports = parse_fixture("su_mock_config_db_flat.json").device.ports
+    assert ports["Ethernet8"].pfc_mode == "off"
+    assert ports["Ethernet8"].ecn  # the template's WRED profile is still read
+    assert ports["Ethernet4"].pfc_mode is None

@@ -386,6 +386,13 @@ def _check_chain(dev: Device, port: Port, prio: int) -> Iterator[Issue]:
     yield from _check_queue(dev, port, prio, tc)
 
 
+def _pfc_off(port: Port, prio: int) -> bool:
+    """True when the port is known to run no PFC on ``prio`` in either direction."""
+    if port.pfc_rx is None or port.pfc_tx is None:
+        return False
+    return prio not in port.pfc_rx and prio not in port.pfc_tx
+
+
 def _check_pg(dev: Device, port: Port, prio: int, tc: int) -> Iterator[Issue]:
     pg = (port.tc_to_pg or {}).get(tc)
     head = f"lossless priority {prio} -> TC {tc}"
@@ -396,6 +403,8 @@ def _check_pg(dev: Device, port: Port, prio: int, tc: int) -> Iterator[Issue]:
         )
         return
     pfc_pg = None if port.pfc_priority_to_pg is None else port.pfc_priority_to_pg.get(prio)
+    if pfc_pg is None and _pfc_off(port, prio):
+        return  # no PFC on the priority at all: RT201's finding (one per root cause)
     if port.pfc_priority_to_pg is not None and pfc_pg != pg:
         target = "no PG" if pfc_pg is None else f"PG {pfc_pg}"
         msg = (
@@ -435,6 +444,8 @@ def _check_queue(dev: Device, port: Port, prio: int, tc: int) -> Iterator[Issue]
     if pmap is None or pmap.get(prio) == queue:
         return
     pfc_q = pmap.get(prio)
+    if pfc_q is None and _pfc_off(port, prio):
+        return  # no PFC on the priority at all: RT201's finding (one per root cause)
     target = "is mapped to no queue" if pfc_q is None else f"pauses queue {pfc_q}"
     msg = (
         f"{head} -> queue {queue}, but received PFC for priority {prio} {target};"

@@ -59,6 +59,17 @@ class LosslessDomain(DeviceRule):
                 severity=Severity.ERROR,
             )
             return
+        templates = [p.name for p in dev.ports.values() if p.template]
+        if templates and len(templates) == len(dev.ports):
+            yield Issue(
+                message="no interface in the config: only device-wide QoS was found, so it was"
+                f" checked on {_ports(templates)}, which stands for every port inheriting it;"
+                " the real ports, and what each sets itself (MTU, PFC mode, overrides), were"
+                " not seen (lint the switch's whole running config to check them)",
+                device=dev.name,
+                observed=f"0 ports; template {_ports(templates)}",
+                expected="the switch's ports",
+            )
         scope = ctx.scope(dev)
         if scope.unmatched:
             yield Issue(

@@ -34,11 +34,13 @@ class SwitchMtu(PortRule):
 
     def check_port(self, dev: Device, port: Port, ctx: CheckContext) -> Iterator[Result]:
         """Compare one switch port's MTU (and its lossless class MTU) with the host MTU."""
-        if port.mtu is None:
-            yield missing(dev.name, port, "mtu", "MTU")
-            return
         host = ctx.intent.mtu.host
         frame = host + ctx.intent.l2_overhead_bytes
+        if port.mtu is None:
+            yield missing(dev.name, port, "mtu", "MTU")
+            # The class MTU is read on its own (NX-OS network-qos): check it even so.
+            yield from _class_mtu(dev, port, host, frame, "")
+            return
         if dev.mtu_max is not None and port.mtu > dev.mtu_max:
             yield Issue(
                 message=f"port MTU {port.mtu} B is above the {dev.platform} maximum"
@@ -62,16 +64,21 @@ class SwitchMtu(PortRule):
                 expected=f">= {host} B (intent mtu.host)",
                 path=port_path(port, "mtu"),
             )
-        if port.class_mtu is not None and port.class_mtu < host:
-            port_ok = f" even though the port MTU is {port.mtu} B" if port.mtu >= host else ""
-            yield Issue(
-                message=f"the traffic class carrying the lossless priorities has MTU"
-                f" {port.class_mtu} B, below the host MTU {host} B (both {UNIT}): RoCE frames"
-                f" up to {frame} B on the wire are dropped in that class{port_ok}",
-                device=dev.name,
-                port=port.name,
-                observed=f"class mtu {port.class_mtu} B (IP MTU)",
-                expected=f">= {host} B (intent mtu.host)",
-                path=port_path(port, "class_mtu"),
-                asserts_absence=False,
-            )
+        port_ok = f" even though the port MTU is {port.mtu} B" if port.mtu >= host else ""
+        yield from _class_mtu(dev, port, host, frame, port_ok)
+
+
+def _class_mtu(dev: Device, port: Port, host: int, frame: int, port_ok: str) -> Iterator[Issue]:
+    if port.class_mtu is None or port.class_mtu >= host:
+        return
+    yield Issue(
+        message=f"the traffic class carrying the lossless priorities has MTU"
+        f" {port.class_mtu} B, below the host MTU {host} B (both {UNIT}): RoCE frames"
+        f" up to {frame} B on the wire are dropped in that class{port_ok}",
+        device=dev.name,
+        port=port.name,
+        observed=f"class mtu {port.class_mtu} B (IP MTU)",
+        expected=f">= {host} B (intent mtu.host)",
+        path=port_path(port, "class_mtu"),
+        asserts_absence=False,
+    )

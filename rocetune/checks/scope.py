@@ -14,6 +14,8 @@ A port is in the lossless domain when
    trust, the DSCP map, ECN or buffers was not understood (unread is not absent: the rules
    then say what they could not read or verify rather than pass).
 
+A template port (:attr:`~rocetune.model.Port.template`: the config names no interface, only
+device-wide QoS) is in the domain when the config decides it: it stands for every port.
 Administratively down ports are never in the domain. The other ports are "outside the
 lossless domain": the port rules skip them. Where the domain was inferred from the config
 (3), RT003 lists them once per device; a declared domain (1, 2) is the user's statement.
@@ -160,7 +162,7 @@ def roce_scope(device: Device, links: Sequence[Link] = ()) -> RoceScope:
     roce_list: list[Port] = []
     outside_list: list[Port] = []
     for port in up:
-        evidence = has_lossless_evidence(port, device_lossless=lossless)
+        evidence = port.template or has_lossless_evidence(port, device_lossless=lossless)
         if evidence or not lossless_state_known(port) or port.name in unread:
             roce_list.append(port)
         else:

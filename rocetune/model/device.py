@@ -224,6 +224,12 @@ class Port(Model):
     pfc_oper: tuple[int, ...] | None = None
     """Priorities on which the switch reports, at runtime, that the port generates PFC
     (SONiC ``show pfc priority``, Cumulus ``nv show qos roce``); None = not collected."""
+    template: bool = False
+    """True for a port that is not in the input: the file configures no interface, only
+    device-wide QoS (an NX-OS ``system qos`` script, ``nv set qos roce`` alone), so the parser
+    adds one port named with the platform's glob (``swp*``, ``Ethernet*``) that stands for
+    every port inheriting those settings. Its per-port fields (MTU, admin state, PFC mode
+    where it is per port) are unknown (None); RT003 says the real ports were not seen."""
 
 
 class NicPort(Model):

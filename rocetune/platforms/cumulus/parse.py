@@ -54,6 +54,7 @@ from rocetune.platforms.cumulus.tree import ConfigTree, Issues
 from rocetune.snapshot import Snapshot, SourceFile
 
 PLATFORM = "cumulus"
+TEMPLATE_PORT = "swp*"
 
 
 def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResult:
@@ -123,7 +124,15 @@ def _parse_config(
     facts = _facts(tree, plan, "commands" if commands else "yaml")
     oper, oper_file, extra, roce = _operational(snapshot, facts)
     configs = read_interfaces(Ctx(tree=tree, issues=issues))
-    device_ports = _ports(configs, plan, oper, oper_file, issues=issues, provenance=provenance)
+    device_ports = _ports(
+        configs,
+        plan,
+        oper,
+        oper_file,
+        issues=issues,
+        provenance=provenance,
+        qos_line=tree.line(("qos",)) if isinstance(tree.get(("qos",)), dict) else None,
+    )
     device_ports = _pfc_oper(device_ports, configs, roce, provenance)
     hostname = _hostname(tree, issues, provenance)
     tunnels = tunnel_rewrites(tree, issues)
@@ -211,7 +220,12 @@ def _ports(
     *,
     issues: Issues,
     provenance: Provenance,
+    qos_line: int | None = None,
 ) -> dict[str, Port]:
+    """The swp ports the config or the operational data name. A config that names none but
+    sets device-wide QoS (``nv set qos roce`` alone, an NCLU RoCE one-shot) gets one template
+    port ``swp*`` (:attr:`~rocetune.model.Port.template`): NVUE applies the global profiles to
+    every swp port, so what they give is checked once; its MTU stays unknown."""
     ports: dict[str, Port] = {}
     for port_name in sorted({*configs, *oper}, key=_natural):
         built = build_port(
@@ -221,6 +235,12 @@ def _ports(
         provenance.add(f"ports.{port_name}", *built.line)
         for field, (file, line) in built.lines.items():
             provenance.add(f"ports.{port_name}.{field}", file, line)
+    if not ports and qos_line is not None:
+        built = build_port(TEMPLATE_PORT, None, plan, (None, oper_file), issues)
+        ports[TEMPLATE_PORT] = built.port.model_copy(update={"mtu": None, "template": True})
+        provenance.add(f"ports.{TEMPLATE_PORT}", issues.file, qos_line)
+        for field, (file, line) in built.lines.items():
+            provenance.add(f"ports.{TEMPLATE_PORT}.{field}", file, line)
     return ports
 
 

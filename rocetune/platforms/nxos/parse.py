@@ -34,6 +34,7 @@ from rocetune.platforms.nxos.ports import POLL_MS, PortInput, build_port
 from rocetune.snapshot import Snapshot
 
 PLATFORM = "nxos"
+TEMPLATE_PORT = "Ethernet*"
 
 
 def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResult:
@@ -113,7 +114,25 @@ def _ports(
         _port_provenance(provenance, src, files)
         for field, line in built.lines.items():
             provenance.add(f"ports.{port_name}.{field}", files[0], line)
+    if not ports and cfg.system:
+        ports[TEMPLATE_PORT] = _template_port(cfg, plan, issues, provenance, files[0])
     return ports
+
+
+def _template_port(
+    cfg: NxosConfig, plan: Plan, issues: Issues, provenance: Provenance, file: str
+) -> Port:
+    """A config without interfaces but with ``system qos`` policies (a QoS script): one
+    template port ``Ethernet*`` (:attr:`~rocetune.model.Port.template`) with what every port
+    inherits from the system policies. What an interface sets itself (MTU, PFC mode, link
+    pause, watchdog, admin state) is unknown."""
+    built = build_port(PortInput(TEMPLATE_PORT, None, None, None), cfg, plan, issues)
+    first = min(line for _, line in cfg.system.values())
+    provenance.add(f"ports.{TEMPLATE_PORT}", file, first)
+    for field, line in built.lines.items():
+        if not field.startswith(("watchdog", "pfc_rx", "pfc_tx")):
+            provenance.add(f"ports.{TEMPLATE_PORT}.{field}", file, line)
+    return built.port.model_copy(update={"template": True, "watchdog": None})
 
 
 def _port_provenance(provenance: Provenance, src: PortInput, files: tuple[str, str]) -> None:

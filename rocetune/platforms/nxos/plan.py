@@ -15,7 +15,9 @@ Model mapping (documented choices):
   traffic class (``priority_to_tc`` and ``tc_to_queue`` are the identity: ``c-out-8q-q<N>``
   serves qos-group N). ``tc_to_pg`` is also the identity: NX-OS accounts the no-drop
   ingress buffer per no-drop class, i.e. per qos-group **[approximation]**.
-- The PFC priority is the CoS named by ``pause pfc-cos``. On a Nexus 9000 the no-drop class
+- The PFC priority is the CoS named by ``pause pfc-cos``; a bare ``pause no-drop`` takes the
+  CoS of the system type-qos classes that map its qos-group purely by CoS
+  (:func:`_cos_of_group`). On a Nexus 9000 the no-drop class
   ``c-8q-nq3`` is qos-group 3 and usually ``pause pfc-cos 3``: PFC frames for CoS 3 pause
   egress queue 3, and qos-group 3 filling up sends PFC for CoS 3. ``pfc_priority_to_queue``
   and ``pfc_priority_to_pg`` are CoS -> qos-group of that class, so a ``pfc-cos`` that
@@ -129,13 +131,45 @@ def _no_drop(cfg: NxosConfig, plan: Plan, issues: Issues) -> NoDrop | None:
     for group, nq in sorted(plan.network[binding[0]].classes.items()):
         if not nq.no_drop:
             continue
-        if nq.pfc_cos is None:
+        pfc_cos = nq.pfc_cos
+        if pfc_cos is None and nq.bare_no_drop:
+            pfc_cos = _cos_of_group(cfg, plan, group)
+        if pfc_cos is None:
+            if nq.bare_no_drop:
+                issues.add(
+                    "pause no-drop",
+                    f"no-drop class (qos-group {group}) without a PFC CoS: no pfc-cos, and no"
+                    " system type-qos class maps this qos-group by CoS alone",
+                    nq.pause_line,
+                    features=("pfc",),
+                )
             return None
-        cos_to_group.update(dict.fromkeys(nq.pfc_cos, group))
+        cos_to_group.update(dict.fromkeys(pfc_cos, group))
         line = nq.pause_line if line is None else line
         if nq.mtu is not None and nq.mtu_line is not None and (mtu is None or nq.mtu < mtu[0]):
             mtu = (nq.mtu, nq.mtu_line)
     return NoDrop(cos_to_group, line or binding[1], mtu)
+
+
+def _cos_of_group(cfg: NxosConfig, plan: Plan, group: int) -> tuple[int, ...] | None:
+    """The PFC CoS of a bare ``pause no-drop`` class: the CoS values of the system type-qos
+    classes that set its qos-group, when they all match by CoS alone.
+
+    Cisco (Nexus 5000 QoS guide, network-qos ``pause no-drop``): the optional ``pfc-cos``
+    "identifies the class of service (CoS) values to assert priority flow control (PFC) when
+    traffic for a no-drop system class is not mapped based purely on CoS"; a class mapped
+    purely on CoS asserts PFC on those CoS values (the Nexus 3000 scripts Microsoft
+    publishes rely on it: ``match cos 3`` -> ``set qos-group 3`` -> ``pause no-drop``).
+    None when no class sets the group, or one matches anything but CoS.
+    """
+    binding = cfg.system.get("qos")
+    policy = plan.qos.get(binding[0]) if binding is not None else None
+    if policy is None:
+        return None
+    setting = [c for c in policy.classes if c.qos_group == group]
+    if not setting or any(c.cos is None or c.dscp is not None for c in setting):
+        return None
+    return tuple(sorted(frozenset().union(*(c.cos or frozenset() for c in setting))))
 
 
 def _forward_nonecn(cfg: NxosConfig, plan: Plan) -> dict[int, int]:

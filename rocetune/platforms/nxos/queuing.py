@@ -82,6 +82,9 @@ class NqClass:
     mtu_line: int | None = None
     forward_nonecn: int | None = None
     """Line of ``congestion-control random-detect forward-nonecn`` in this class."""
+    bare_no_drop: bool = False
+    """``pause no-drop`` without ``pfc-cos`` and without a CoS in the class-map: the PFC
+    CoS comes from the type-qos classification (:mod:`.plan`)."""
 
 
 @dataclass
@@ -263,6 +266,7 @@ def _nq_action(node: Node, nq: NqClass, cmap: ClassMap | None, issues: Issues) -
         return
     nq.no_drop, nq.pause_line = True, node.line
     nq.pfc_cos = _pause_cos(node, cmap, issues)
+    nq.bare_no_drop = nq.pfc_cos is None and words == ["pause", "no-drop"]
     if "buffer-size" in words:
         issues.node(node, "pause buffer-size/thresholds not modelled (pfc-cos is read)")
 
@@ -280,6 +284,6 @@ def _pause_cos(node: Node, cmap: ClassMap | None, issues: Issues) -> tuple[int, 
         return tuple(sorted(cos))
     if len(words) > 2 or (len(words) == 2 and words[1] != "no-drop"):
         issues.node(node, "pause form not understood")
-    else:
-        issues.node(node, "no-drop class without a PFC CoS (no pfc-cos, no match cos)")
+    # A bare `pause no-drop`: the PFC CoS comes from the type-qos classes that map this
+    # qos-group purely by CoS (the plan derives it, and reports the line when it cannot).
     return None

@@ -211,7 +211,10 @@ def test_interface_properties() -> None:
 
 def test_policy_map_and_class_map_grammar_files() -> None:
     dev = parse_path(_copy("batfish_nxos_policy_map.cfg")).device
-    assert dev.ports == {}
+    # no interface, but `system qos` policies: one template port for every port
+    assert list(dev.ports) == ["Ethernet*"]
+    assert dev.ports["Ethernet*"].template
+    assert (dev.ports["Ethernet*"].mtu, dev.ports["Ethernet*"].pfc_rx) == (None, None)
     assert [(u.line, u.item) for u in dev.unparsed] == [
         (32, "class type network-qos cm_network_qos"),
         (33, "mtu 9216"),

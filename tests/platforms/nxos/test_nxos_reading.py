@@ -44,12 +44,13 @@ def test_real_running_config_with_banner_and_breakout_ports() -> None:
     # the banner (lines 18-28), routing, ACL, CoPP and VLAN blocks are consumed silently
     assert [(u.line, u.features) for u in dev.unparsed] == [
         (122, ("pfc", "buffers")),  # ingress pause buffer-size (not modelled here)
-        (131, ("pfc",)),  # pause no-drop without a PFC CoS
         (260, ("pfc", "buffers")),  # hardware profile pfc mmu buffer-reservation
     ]
     assert all(u.ports is None for u in dev.unparsed)
     assert "port-channel1" not in dev.ports
     assert {"Ethernet1/3/1", "Ethernet1/3/4", "Ethernet1/6/1"} <= set(dev.ports)
+    # `pause no-drop` (line 131) takes CoS 3 from `match cos 3` -> `set qos-group 3`
+    assert dev.ports["Ethernet1/3/1"].pfc_priority_to_queue == {3: 3}
     port = dev.ports["Ethernet1/3/1"]
     assert (port.speed_mbps, port.admin_up, port.trust) == (10_000, True, "pcp")
     assert port.schedulers is not None

@@ -172,6 +172,7 @@ def test_corpus_nv_set_file_resolves() -> None:
     dev = parse_fixture("corpus_cl512_nv_set_roce_tuning_commands.txt").device
     # no interface: one template port stands for every swp port (global profiles only)
     assert list(dev.ports) == ["swp*"]
-    assert dev.ports["swp*"].template and dev.ports["swp*"].mtu is None
+    assert dev.ports["swp*"].template
+    assert dev.ports["swp*"].mtu is None
     assert dev.ports["swp*"].pfc_tx == (2,)
     assert dev.unparsed == ()

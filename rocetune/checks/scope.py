@@ -78,27 +78,52 @@ def port_matches(name: str, pattern: str) -> bool:
 def has_lossless_evidence(port: Port, *, device_lossless: bool = True) -> bool:
     """True when the config shows lossless RoCE intent on ``port``.
 
-    Strong evidence: PFC on some priority (rx or tx), an ECN profile on a queue, or a
+    Strong evidence: PFC on some priority (rx or tx), an ECN-marking profile on a queue the
+    port's DSCP map can reach (an ECN profile on a queue no DSCP is classified into, such as
+    SONiC's template WRED profile on a port without a DSCP map, marks nothing), or a
     lossless (XOFF) priority-group buffer profile. DSCP trust alone is weak evidence: many
     switches trust DSCP by default on every routed port (EOS prints ``qos trust dscp`` in
     ``show running-config all``; SONiC binds its DSCP map to lossy ports too), so it counts
     only when the device has a lossless domain at all (``device_lossless``: some port with
-    strong evidence). A port that trusts DSCP on such a switch and lacks PFC is then a
-    RoCE port with a fault, not a port outside the domain.
+    strong evidence) and the DSCP map classifies at all (not every DSCP in priority 0). A
+    port that trusts DSCP on such a switch and lacks PFC is then a RoCE port with a fault,
+    not a port outside the domain.
     """
     if _strong_evidence(port):
         return True
-    return device_lossless and port.trust in _DSCP_TRUST and not explicitly_lossy(port)
+    if not device_lossless or port.trust not in _DSCP_TRUST or explicitly_lossy(port):
+        return False
+    dmap = port.dscp_to_priority
+    return dmap is None or any(prio != 0 for prio in dmap.values())
 
 
 def explicitly_lossy(port: Port) -> bool:
     """True when the config itself switches PFC off on ``port`` (``pfc_mode`` ``off``: EOS
     ``no priority-flow-control`` or the global all-off, NX-OS ``priority-flow-control mode
-    off``, a SONiC ``PORT_QOS_MAP`` entry without ``pfc_enable``) and no priority has PFC.
-    That is the operator's statement that the port is not lossless: an ECN profile or DSCP
-    trust on it (which lossy TCP classes use too, and which SONiC's QoS template writes on
-    every port) does not put it back into the lossless domain."""
+    off``) and no priority has PFC. That is the operator's statement that the port is not
+    lossless: an ECN profile or DSCP trust on it (which lossy TCP classes use too) does not
+    put it back into the lossless domain."""
     return port.pfc_mode == "off" and not (port.pfc_rx or port.pfc_tx)
+
+
+def _reached_queues(port: Port) -> set[int] | None:
+    """Egress queues the port's DSCP map can put packets in; None when a map is unknown."""
+    dmap, p2tc, tc2q = port.dscp_to_priority, port.priority_to_tc, port.tc_to_queue
+    if dmap is None or p2tc is None or tc2q is None or port.trust in ("pcp", "both", None):
+        return None  # a CoS classification may reach any queue
+    out: set[int] = set()
+    for prio in set(dmap.values()):
+        tc = p2tc.get(prio, prio)
+        out.add(tc2q.get(tc, tc))
+    return out
+
+
+def _ecn_evidence(port: Port) -> bool:
+    marking = {q for q, prof in (port.ecn or {}).items() if prof.ecn_mark is not False}
+    if not marking:
+        return False
+    reached = _reached_queues(port)
+    return reached is None or bool(marking & reached)
 
 
 def _strong_evidence(port: Port) -> bool:
@@ -106,7 +131,7 @@ def _strong_evidence(port: Port) -> bool:
         return True
     if explicitly_lossy(port):
         return False
-    if port.ecn:
+    if _ecn_evidence(port):
         return True
     return any(
         p.computed_at_runtime or (p.xoff_bytes or 0) > 0 for p in (port.pg_buffers or {}).values()

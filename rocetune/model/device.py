@@ -190,9 +190,9 @@ class Port(Model):
     pfc_mode: Literal["on", "off", "auto"] | None = None
     """How PFC is enabled where the platform has a mode: ``on`` (forced), ``off``, ``auto``
     (NX-OS ``priority-flow-control mode auto``, the default: PFC runs on ``pfc_rx``/``pfc_tx``
-    only while DCBX negotiation with the peer succeeds). ``off`` also where the config
+    only while DCBX negotiation with the peer succeeds). ``off`` also where a config line
     explicitly switches PFC off for the port although the platform has no mode word (EOS
-    ``no priority-flow-control``, a SONiC PORT_QOS_MAP entry without pfc_enable). None = the
+    ``no priority-flow-control``, ``priority-flow-control all off``). None = the
     platform has no mode, PFC is off only by default, or it is not known."""
     link_pause: bool | None = None
     """802.3x link-level pause (rx or tx) enabled."""

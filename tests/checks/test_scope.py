@@ -109,3 +109,51 @@ def test_explicit_pfc_off_is_outside_even_with_ecn_or_trust() -> None:
     scope = roce_scope(dev)
     assert [p.name for p in scope.roce] == ["swp1", "swp4", "swp6"]
     assert [p.name for p in scope.outside] == ["swp2", "swp3", "swp5"]
+
+
+def test_ecn_counts_only_on_a_queue_the_dscp_map_reaches_and_trust_needs_a_map() -> None:
+    """SONiC's template WRED profile on a port without a DSCP map marks nothing (su_mock
+    Ethernet8); a DSCP map that puts every DSCP in priority 0 classifies nothing
+    (dbmigrator Ethernet92); a forgotten pfc_enable on a port whose map feeds its ECN queue
+    is a RoCE port with a fault (RT201)."""
+    from rocetune.model import EcnProfile
+
+    ecn = {3: EcnProfile(ecn_mark=True)}
+    ident = {i: i for i in range(8)}
+    dev = _dev(
+        {
+            "Ethernet0": Port(name="Ethernet0", pfc_rx=(3,), pfc_tx=(3,)),
+            "Ethernet8": Port(
+                name="Ethernet8",
+                pfc_rx=(),
+                pfc_tx=(),
+                trust="port",
+                ecn=ecn,
+                dscp_to_priority={},
+                priority_to_tc={},
+                tc_to_queue={},
+            ),
+            "Ethernet92": Port(
+                name="Ethernet92",
+                pfc_rx=(),
+                pfc_tx=(),
+                trust="dscp",
+                dscp_to_priority={0: 0},
+                priority_to_tc=ident,
+                tc_to_queue={0: 0},
+            ),
+            "Ethernet16": Port(
+                name="Ethernet16",
+                pfc_rx=(),
+                pfc_tx=(),
+                trust="dscp",
+                ecn=ecn,
+                dscp_to_priority={26: 3},
+                priority_to_tc=ident,
+                tc_to_queue=ident,
+            ),
+        }
+    )
+    scope = roce_scope(dev)
+    assert [p.name for p in scope.roce] == ["Ethernet0", "Ethernet16"]
+    assert [p.name for p in scope.outside] == ["Ethernet8", "Ethernet92"]

@@ -15,10 +15,7 @@ nothing applies to the port):
   when unbound. ``pfc_priority_to_pg`` defaults to the identity when no pfc_to_pg_map is
   bound: only Mellanox/Barefoot configs bind one, and without it the PFC priority and the
   PG are the same number (SAI "default no map").
-* PFC: ``pfc_rx = pfc_tx = pfc_enable``; a port without pfc_enable has () for both, and
-  ``pfc_mode`` ``off`` when its own PORT_QOS_MAP entry leaves pfc_enable out (or empty):
-  the template's per-port decision that the port is lossy (the lossless-domain scope reads
-  it; the WRED profile and DSCP map the template binds on every port do not override it). With
+* PFC: ``pfc_rx = pfc_tx = pfc_enable``; a port without pfc_enable has () for both. With
   ``PORT pfc_asym=on`` orchagent sets PFC RX to all priorities (0xff) and TX to
   pfc_enable (sonic-swss portsorch setPortPfcAsym), so pfc_rx is 0..7.
 * ``link_pause`` is False: CONFIG_DB has no 802.3x setting, orchagent never sets
@@ -53,7 +50,6 @@ nothing applies to the port):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 from rocetune.model import BufferProfile, EcnProfile, Port, Scheduler, Trust, Watchdog
 from rocetune.platforms.sonic.resolve import Bound, Ctx, value_of
@@ -122,7 +118,6 @@ def build_port(ctx: Ctx, name: str, wd_default: WatchdogDefault) -> Port:
         pfc_priority_to_pg=cls.pfc_priority_to_pg,
         pfc_rx=pfc_rx,
         pfc_tx=pfc_tx,
-        pfc_mode=_pfc_mode(ctx, name),
         link_pause=False,
         watchdog=_watchdog(ctx, name, pfc_tx, wd_default),
         ecn=_ecn(ctx, name),
@@ -215,16 +210,6 @@ def _pfc(ctx: Ctx, name: str) -> tuple[tuple[int, ...] | None, tuple[int, ...] |
         return tx, tx
     ctx.ref(f"ports.{name}.pfc_rx", asym.line)
     return (ALL_PRIORITIES if asym.value else None), tx
-
-
-def _pfc_mode(ctx: Ctx, name: str) -> Literal["off"] | None:
-    """``off`` when the port's own PORT_QOS_MAP entry enables PFC on no priority: SONiC's QoS
-    template writes that entry for every port and sets pfc_enable only on the ports it makes
-    lossless, so an entry without it is the config's per-port statement "not lossless"."""
-    qos = ctx.cfg.port_qos.get(name)
-    if qos is None or (qos.pfc_enable is not None and qos.pfc_enable.value):
-        return None
-    return "off"
 
 
 def _wd_priorities(ctx: Ctx, name: str) -> tuple[int, ...] | None:

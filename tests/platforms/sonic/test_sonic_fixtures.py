@@ -356,14 +356,3 @@ def test_buffer_profile_mode_must_match_its_threshold_field() -> None:
     }
     dev = parse_text(json.dumps(doc, indent=1), "x.json", "sw1", None).device
     assert [u.item for u in dev.unparsed] == ["BUFFER_PROFILE|bad mode"]
-
-
-def test_port_qos_map_entry_without_pfc_enable_is_explicitly_off(
-    parse_fixture: ParseFixture,
-) -> None:
-    """PORT_QOS_MAP|Ethernet8 is `{}` (the template's lossy port): pfc_mode off, which the
-    lossless-domain scope reads; a port with pfc_enable has no mode word."""
-    ports = parse_fixture("su_mock_config_db_flat.json").device.ports
-    assert ports["Ethernet8"].pfc_mode == "off"
-    assert ports["Ethernet8"].ecn  # the template's WRED profile is still read
-    assert ports["Ethernet4"].pfc_mode is None

@@ -276,6 +276,9 @@ class XonXoffOrder(PortRule):
 def _order(
     dev: Device, port: Port, lpg: LosslessPg, prof: BufferProfile, opts: XonXoffOptions
 ) -> Iterator[Result]:
+    if prof.pause_threshold_bytes is not None:
+        yield from _pause_order(dev, port, lpg, prof)
+        return
     xon, xoff = prof.xon_bytes, prof.xoff_bytes
     name = prof.name or "(unnamed)"
     if xon is None or xoff is None:
@@ -296,6 +299,36 @@ def _order(
             path=lpg.path,
         )
     yield from _size(dev, port, lpg, prof, _model(dev, prof, opts))
+
+
+def _pause_order(dev: Device, port: Port, lpg: LosslessPg, prof: BufferProfile) -> Iterator[Result]:
+    """Explicit fill levels (NX-OS ``pause buffer-size B pause-threshold P resume-threshold
+    R``): the port must resume below the level it pauses at (R < P), and pause before the
+    buffer is full (P < B), leaving B - P for what is in flight after the pause."""
+    size, pause, resume = prof.size_bytes, prof.pause_threshold_bytes or 0, prof.xon_bytes
+    name = prof.name or "(unnamed)"
+    if resume is not None and resume >= pause:
+        yield Issue(
+            message=f"lossless {lpg.label} buffer {name} resumes at {resume} B, not below its"
+            f" pause threshold {pause} B, so the port resumes the sender as soon as it paused"
+            " it and flaps between pause and resume",
+            device=dev.name,
+            port=port.name,
+            observed=f"resume-threshold {resume} B, pause-threshold {pause} B",
+            expected="resume-threshold < pause-threshold",
+            path=lpg.path,
+        )
+    if size is not None and pause >= size:
+        yield Issue(
+            message=f"lossless {lpg.label} buffer {name} pauses at {pause} B of its {size} B:"
+            " no room is left above the pause point for the data in flight after the pause"
+            " (cable, peer reaction, one frame each way), so it is dropped",
+            device=dev.name,
+            port=port.name,
+            observed=f"pause-threshold {pause} B, buffer-size {size} B",
+            expected="pause-threshold < buffer-size (headroom = buffer-size - pause-threshold)",
+            path=lpg.path,
+        )
 
 
 def _size(

@@ -78,7 +78,7 @@ def port_matches(name: str, pattern: str) -> bool:
 def has_lossless_evidence(port: Port, *, device_lossless: bool = True) -> bool:
     """True when the config shows lossless RoCE intent on ``port``.
 
-    Strong evidence: PFC on some priority (rx or tx), an ECN-marking profile on a queue the
+    Strong evidence: PFC on some priority (rx or tx), an ECN/WRED profile on a queue the
     port's DSCP map can reach (an ECN profile on a queue no DSCP is classified into, such as
     SONiC's template WRED profile on a port without a DSCP map, marks nothing), or a
     lossless (XOFF) priority-group buffer profile. DSCP trust alone is weak evidence: many
@@ -100,10 +100,17 @@ def has_lossless_evidence(port: Port, *, device_lossless: bool = True) -> bool:
 def explicitly_lossy(port: Port) -> bool:
     """True when the config itself switches PFC off on ``port`` (``pfc_mode`` ``off``: EOS
     ``no priority-flow-control`` or the global all-off, NX-OS ``priority-flow-control mode
-    off``) and no priority has PFC. That is the operator's statement that the port is not
+    off``), no priority has PFC, and no no-drop priority is configured for the port
+    (``pfc_priority_to_queue`` empty). That is the operator's statement that the port is not
     lossless: an ECN profile or DSCP trust on it (which lossy TCP classes use too) does not
-    put it back into the lossless domain."""
-    return port.pfc_mode == "off" and not (port.pfc_rx or port.pfc_tx)
+    put it back into the lossless domain. Where a no-drop class exists (an NX-OS system
+    network-qos ``pause`` class), PFC switched off on the port contradicts the device's own
+    lossless design: a RoCE port with a fault (RT201), not a port outside."""
+    return (
+        port.pfc_mode == "off"
+        and not (port.pfc_rx or port.pfc_tx)
+        and not port.pfc_priority_to_queue
+    )
 
 
 def _reached_queues(port: Port) -> set[int] | None:
@@ -119,11 +126,11 @@ def _reached_queues(port: Port) -> set[int] | None:
 
 
 def _ecn_evidence(port: Port) -> bool:
-    marking = {q for q, prof in (port.ecn or {}).items() if prof.ecn_mark is not False}
-    if not marking:
+    queues = set(port.ecn or {})
+    if not queues:
         return False
     reached = _reached_queues(port)
-    return reached is None or bool(marking & reached)
+    return reached is None or bool(queues & reached)
 
 
 def _strong_evidence(port: Port) -> bool:

@@ -98,6 +98,11 @@ class BufferProfile(Model):
     xon_bytes: int | None = None
     xoff_bytes: int | None = None
     xon_offset_bytes: int | None = None
+    pause_threshold_bytes: int | None = None
+    """Fill level of the PG buffer at which the port sends pause, where the platform sets it
+    explicitly (NX-OS ``pause buffer-size B pause-threshold P resume-threshold R``: size B,
+    pause threshold P, ``xon_bytes`` R = the fill level at which it resumes, ``xoff_bytes`` =
+    B - P = the headroom above the pause point). None elsewhere."""
     dynamic_th: int | None = None
     """Dynamic threshold exponent n (alpha = 2^n) where the platform uses it."""
     alpha: float | None = None

@@ -205,7 +205,9 @@ def test_diff_step_fails_on_findings_the_pr_adds(ran: dict[str, Any]) -> None:
 
 
 def test_diff_honours_the_config_file(ran: dict[str, Any]) -> None:
-    """rocetune.toml's ignore applies to diff as to lint: RT201 ignored, still RT102 new."""
+    """rocetune.toml's ignore applies to diff as to lint: RT201 ignored. PFC off on spine2 is
+    one root cause (RT201; RT102 no longer repeats it), so with RT201 ignored nothing new
+    fails the step (without the config file the same diff exits 1, see the step above)."""
     work, env = ran["work"], ran["env"]
     (work / "strict.toml").write_text('ignore = ["RT201"]\nexclude = ["templates"]\n')
     done = subprocess.run(
@@ -225,10 +227,9 @@ def test_diff_honours_the_config_file(ran: dict[str, Any]) -> None:
         text=True,
         check=False,
     )
-    assert done.returncode == 1, done.stderr
+    assert done.returncode == 0, done.stderr
     new = {f["code"] for f in json.loads(done.stdout)["findings"]["new"]}
     assert "RT201" not in new
-    assert "RT102" in new
 
 
 def test_precommit_hook_as_documented(ran: dict[str, Any]) -> None:

@@ -59,7 +59,11 @@ NOT_QOS_IFACE = word_set(
 )
 """First words of interface commands known to change no QoS fact (consumed, not reported)."""
 _BREAKOUT_MAP = re.compile(r"(\d{1,3})g-(\d)x")
-_POLICY_KEYS = {("qos", "input"): "qos", ("queuing", "output"): "queuing-out"}
+_POLICY_KEYS = {
+    ("qos", "input"): "qos",
+    ("queuing", "output"): "queuing-out",
+    ("queuing", "input"): "queuing-in",
+}
 
 
 @dataclass
@@ -74,7 +78,8 @@ class IfaceConfig:
     pfc_mode: Setting[str] | None = None
     watchdog: Setting[bool] | None = None
     policies: dict[str, Setting[str]] = field(default_factory=dict)
-    """``qos`` (ingress type qos) and ``queuing-out`` (egress queuing) bindings."""
+    """``qos`` (ingress type qos), ``queuing-out`` (egress queuing) and ``queuing-in``
+    (ingress queuing: its ``pause buffer-size`` lines are the no-drop ingress buffers)."""
     flowcontrol: dict[str, Setting[bool]] = field(default_factory=dict)
     """``receive`` / ``send`` link-level pause."""
 
@@ -184,8 +189,6 @@ def _policy(node: Node, cfg: IfaceConfig, issues: Issues) -> None:
     key = _POLICY_KEYS.get((words[2], words[3])) if len(words) == 5 and words[1] == "type" else None
     if key is not None:
         cfg.policies[key] = (words[4], node.line)
-    elif len(words) == 5 and words[1:4] == ["type", "queuing", "input"]:
-        return  # ingress queuing: not modelled, nothing in it changes the egress model
     else:
         issues.node(node, "service-policy binding not modelled on an interface")
 

@@ -36,6 +36,11 @@ Per-port decisions (each documented with its basis):
   (``ecn``) profile drops non-ECT packets early (``red_drop=True``) unless the system
   network-qos class of that queue, or the global config, has ``congestion-control
   random-detect forward-nonecn`` (then ``red_drop=False``).
+- Ingress buffers: ``pause buffer-size B pause-threshold P resume-threshold R`` in the bound
+  input queuing policy -> ``pg_buffers[qos-group]`` with size B, ``pause_threshold_bytes`` P,
+  ``xon_bytes`` R and ``xoff_bytes`` B - P (the headroom above the pause point)
+  **[semantics from the command's keywords and Cisco's no-drop buffer descriptions; the
+  exact hardware accounting is not verified]**; otherwise None (the switch sizes it).
 - Fields a port's defaults would decide (trust ``port``, MTU 1500, no ECN, no watchdog, no
   link pause) are left unknown (None) when a line of the port's interface body that may
   change them was not understood (:func:`unread_defaults`).
@@ -45,7 +50,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rocetune.model import EcnProfile, Port, Scheduler, Trust, Watchdog
+from rocetune.model import BufferProfile, EcnProfile, Port, Scheduler, Trust, Watchdog
 from rocetune.platforms.common.unread import unread_defaults
 from rocetune.platforms.nxos.config import GlobalWatchdog, NxosConfig
 from rocetune.platforms.nxos.interfaces import IfaceConfig
@@ -100,6 +105,7 @@ def build_port(
     values.update(_classification(iface, cfg, plan, issues, lines))
     values.update(_pfc(iface, plan, lines))
     values.update(_egress(iface, cfg, plan, issues, lines))
+    values.update(_ingress(iface, cfg, plan, lines))
     identity = {n: n for n in range(plan.queues)}
     values.update(
         name=src.name,
@@ -267,6 +273,32 @@ def _egress(
             schedulers[queue] = entry.scheduler
             lines[f"schedulers.{queue}"] = entry.scheduler_line
     return {"ecn": ecn, "schedulers": schedulers}
+
+
+def _ingress(
+    iface: IfaceConfig | None, cfg: NxosConfig, plan: Plan, lines: dict[str, int]
+) -> dict[str, object]:
+    """Explicit no-drop ingress buffers: the ``pause buffer-size`` lines of the bound input
+    queuing policy, per qos-group (= PG, see :mod:`.plan`). Without such a policy, or for a
+    class without the line, the switch sizes the buffer itself: unknown (None)."""
+    bound = _binding(iface, cfg, "queuing-in")
+    policy = plan.queuing.get(bound[0]) if bound is not None else None
+    if policy is None:
+        return {}
+    pgs: dict[int, BufferProfile] = {}
+    for group, entry in sorted(policy.queues.items()):
+        if entry.pause is None or entry.pause_line is None:
+            continue
+        size, pause, resume = entry.pause
+        pgs[group] = BufferProfile(
+            name=f"{policy.name} qos-group {group}",
+            size_bytes=size,
+            xoff_bytes=max(size - pause, 0),
+            xon_bytes=resume,
+            pause_threshold_bytes=pause,
+        )
+        lines[f"pg_buffers.{group}"] = entry.pause_line
+    return {"pg_buffers": pgs} if pgs else {}
 
 
 def _nonecn(profile: EcnProfile, forward_line: int | None) -> EcnProfile:

@@ -57,6 +57,9 @@ class QueueEntry:
     ecn: EcnProfile | None = None
     ecn_line: int | None = None
     class_line: int | None = None
+    pause: tuple[int, int, int] | None = None
+    """Ingress ``pause buffer-size B pause-threshold P resume-threshold R`` (bytes)."""
+    pause_line: int | None = None
 
 
 @dataclass
@@ -131,6 +134,27 @@ def read_queuing(
     return policy
 
 
+_PAUSE_KEYS = ("buffer-size", "pause-threshold", "resume-threshold")
+
+
+def _pause_buffer(node: Node, entry: QueueEntry, issues: Issues) -> None:
+    """``pause buffer-size B pause-threshold P resume-threshold R`` (bytes) in the class of an
+    ingress queuing policy: the no-drop class's ingress buffer B, sending pause when it fills
+    to P and resuming below R; B - P is the headroom for what arrives after pause. Read in
+    that exact form (their order is RT502's to judge); any other form is reported."""
+    words = node.words[1:]
+    pairs = dict(zip(words[0::2], words[1::2], strict=False))
+    if len(words) != 6 or set(pairs) != set(_PAUSE_KEYS):
+        issues.node(node, "pause buffer form not understood", features=("pfc", "buffers"))
+        return
+    values = [parse_int(pairs[k], 0, 1 << 30) for k in _PAUSE_KEYS]
+    if any(v is None for v in values):
+        issues.node(node, "invalid pause buffer value (bytes expected)", features=("buffers",))
+        return
+    size, pause, resume = (int(v or 0) for v in values)
+    entry.pause, entry.pause_line = (size, pause, resume), node.line
+
+
 def _unknown_class(pclass: PolicyClass, kind: str, reason: str, issues: Issues) -> None:
     issues.add(f"class type {kind} {pclass.name}", reason, pclass.line)
     for action in pclass.actions:
@@ -143,6 +167,9 @@ def _queuing_action(node: Node, entry: QueueEntry, policy: QueuingPolicy, issues
         return
     if words[0] == "random-detect":
         _random_detect(node, entry, policy, issues)
+        return
+    if words[0] == "pause" and "buffer-size" in words:
+        _pause_buffer(node, entry, issues)
         return
     level = len(words) == 3 and words[1] == "level" and parse_int(words[2], 1, 8) is not None
     if words[0] == "priority" and (len(words) == 1 or level):

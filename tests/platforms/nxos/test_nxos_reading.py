@@ -43,7 +43,6 @@ def test_real_running_config_with_banner_and_breakout_ports() -> None:
     assert dev.hostname == "TOR1"
     # the banner (lines 18-28), routing, ACL, CoPP and VLAN blocks are consumed silently
     assert [(u.line, u.features) for u in dev.unparsed] == [
-        (122, ("pfc", "buffers")),  # ingress pause buffer-size (not modelled here)
         (260, ("pfc", "buffers")),  # hardware profile pfc mmu buffer-reservation
     ]
     assert all(u.ports is None for u in dev.unparsed)
@@ -51,6 +50,15 @@ def test_real_running_config_with_banner_and_breakout_ports() -> None:
     assert {"Ethernet1/3/1", "Ethernet1/3/4", "Ethernet1/6/1"} <= set(dev.ports)
     # `pause no-drop` (line 131) takes CoS 3 from `match cos 3` -> `set qos-group 3`
     assert dev.ports["Ethernet1/3/1"].pfc_priority_to_queue == {3: 3}
+    # line 122 of the bound INPUT_QUEUING: pause buffer-size 101920 pause-threshold 46800
+    # resume-threshold 34320 -> the qos-group 3 ingress buffer
+    pg = (dev.ports["Ethernet1/3/1"].pg_buffers or {})[3]
+    assert (pg.size_bytes, pg.pause_threshold_bytes, pg.xon_bytes, pg.xoff_bytes) == (
+        101920,
+        46800,
+        34320,
+        101920 - 46800,
+    )
     port = dev.ports["Ethernet1/3/1"]
     assert (port.speed_mbps, port.admin_up, port.trust) == (10_000, True, "pcp")
     assert port.schedulers is not None

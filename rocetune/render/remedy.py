@@ -10,7 +10,7 @@ end(s) that differ from the intent, not both ends. Platforms turn fixes into nat
 Settings and their values:
 
 - ``pfc_add`` / ``pfc_remove``: frozenset of priorities to add to / remove from the port's
-  PFC set (RT201, RT202, RT102 when the RoCE priority has no PFC, RT701).
+  PFC set (RT201, RT202, RT701; RT102 leaves a RoCE priority without PFC to RT201).
 - ``dscp``: tuple of (DSCP, priority) pairs for the classification map the port uses
   (RT102, RT104, RT702); only those DSCPs change.
 - ``trust``: ``dscp`` (RT101, RT702 trust mismatch).

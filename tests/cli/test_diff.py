@@ -16,10 +16,11 @@ def test_text_report_and_exit_1_when_head_adds_errors() -> None:
     lines = res.out.splitlines()
     assert "  leaf1 Ethernet0: PFC priorities {3} → {}" in lines
     assert "  leaf3 swp1: DSCP 26 → priority 3 → 4" in lines
-    assert "New findings in head (4):" in lines
-    assert "Fixed in head (2):" in lines
+    # PFC off on leaf1 Ethernet0 is one finding (RT201; RT102 no longer repeats it)
+    assert "New findings in head (3):" in lines
+    assert "Fixed in head (1):" in lines
     assert lines[-1] == (
-        "9 change(s); findings: 4 new (4 error(s), 0 warning(s)), 2 fixed, 2 unchanged."
+        "9 change(s); findings: 3 new (3 error(s), 0 warning(s)), 1 fixed, 2 unchanged."
     )
 
 

@@ -161,6 +161,7 @@ def test_noop_device_plan_via_cli(tmp_path: Path) -> None:
 def test_cli_exit_1_on_changes() -> None:
     result = CliRunner().invoke(cli, ["plan", str(LAB), "--device", "leaf1"])
     assert result.exit_code == 1
-    assert "leaf1 (sonic): 3 changes, 1 disruptive, fixes RT102, RT201, RT701" in result.output
-    assert "DISRUPTIVE pfc Ethernet8: fixes RT102, RT201, RT701" in result.output
+    # RT102 does not repeat RT201 (fault 1 is one root cause: no pfc_enable)
+    assert "leaf1 (sonic): 3 changes, 1 disruptive, fixes RT201, RT701" in result.output
+    assert "DISRUPTIVE pfc Ethernet8: fixes RT201, RT701" in result.output
     assert "spine1" not in result.output

@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "diff": ("rocetune.cli.diff:diff", "Compare BASE and HEAD: RoCE state that..."),
     "explain": ("rocetune.cli.explain:explain", "Print the documentation of RULE (a code..."),
+    "init": ("rocetune.cli.init:init", "Scaffold an inventory from Ansible,..."),
     "lint": ("rocetune.cli.check:lint", "Lint saved config files and outputs: SONiC..."),
     "plan": ("rocetune.cli.plan:plan", "Show per device of INVENTORY the smallest..."),
     "render": ("rocetune.cli.render:render", "Render each device's intended QoS config..."),

@@ -17,7 +17,7 @@ from rocetune.errors import RocetuneError
 from rocetune.importers.scaffold import ImportedDevice, Scaffold, platform_for
 
 
-def _load(path: Path, required: bool) -> dict[str, Any]:
+def _load(path: Path, *, required: bool = False, by_name: bool = True) -> dict[str, Any]:
     if not path.is_file():
         if required:
             raise RocetuneError("no hosts.yaml: not a Nornir SimpleInventory", file=path)
@@ -34,6 +34,8 @@ def _load(path: Path, required: bool) -> dict[str, Any]:
         return {}
     if not isinstance(root, dict):
         raise RocetuneError("must be a mapping of names to settings", file=path)
+    if not by_name:
+        return dict(root)
     for name, body in root.items():
         if body is not None and not isinstance(body, dict):
             line = root.lc.key(name)[0] + 1 if hasattr(root, "lc") else None
@@ -63,8 +65,8 @@ def _pick(key: str, layers: list[dict[str, Any]]) -> Any:
 def import_nornir(directory: Path) -> Scaffold:
     """Read a SimpleInventory directory (``hosts.yaml`` required, the others optional)."""
     hosts = _load(directory / "hosts.yaml", required=True)
-    groups = _load(directory / "groups.yaml", required=False)
-    defaults = _load(directory / "defaults.yaml", required=False)
+    groups = _load(directory / "groups.yaml")
+    defaults = _load(directory / "defaults.yaml", by_name=False)
     scaffold = Scaffold(source=f"the Nornir SimpleInventory {directory.name or directory}")
     dropped = False
     for name, body in hosts.items():

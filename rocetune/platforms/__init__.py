@@ -22,6 +22,7 @@ PLATFORMS: tuple[str, ...] = (
     "eos",
     "nxos",
     "onyx",
+    "enterprise_sonic",
     "linux_host",  # hosts after the switch platforms
 )
 """The registry: every platform package, in auto-detection order."""

@@ -97,6 +97,23 @@ _EVIDENCE: dict[str, re.Pattern[str]] = {
         r"|traffic-class \d (?:congestion-control|dcb ets|bind)\b"
         r"|mlag-vip \S|protocol mlag$)"
     ),
+    "enterprise_sonic": re.compile(
+        r"^(?:qos map (?:dscp-tc|dot1p-tc|tc-queue|tc-pg|tc-dscp|tc-dot1p|pfc-priority-queue"
+        r"|pfc-priority-pg) \S+$"
+        r"|qos (?:wred-policy|scheduler-policy) \S+$"
+        r"|qos-map (?:dscp-tc|dot1p-tc|tc-queue|tc-pg|tc-dscp|tc-dot1p|pfc-priority-queue"
+        r"|pfc-priority-pg) \S+$"
+        r"|queue \d+ wred-policy \S+$"
+        r"|interface-naming standard\b"
+        r"|roce enable\b"
+        r"|(?:qos )?buffer init lossless$"
+        r"|(?:qos )?buffer (?:profile \S+ \S+ \d+|pool \S+ shared-headroom-size \d+)"
+        r"|priority-flow-control watchdog (?:on detect-time|restore-time|action) \S+$"
+        r"|(?:green|yellow|red) minimum-threshold \d+ maximum-threshold \d+ drop-probability"
+        r"|dscp [\d,-]+ traffic-class \d+$"
+        r"|(?:traffic-class|pfc-priority) [\d,-]+ (?:queue|priority-group|pg) \d+$"
+        r"|interface (?:range )?Eth ?\d+/\d+)"
+    ),
     "linux_host": re.compile(
         r"^(?:(?:sudo )?(?:mlnx_qos|cma_roce_tos|cma_roce_mode|show_gids|ibv_devinfo|ibdev2netdev"
         r"|mlxconfig|mlxreg|rdma (?:link|dev)|ethtool(?: -[aAkSc])?)\b"

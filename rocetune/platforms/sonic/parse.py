@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rocetune.errors import ParseError
-from rocetune.model import BufferPool, Device, Port
+from rocetune.model import BufferPool, Device, Port, Unparsed
 from rocetune.platforms.base import ParseResult, Provenance
 from rocetune.platforms.common.jsonpos import parse_json
 from rocetune.platforms.common.lldpctl import with_lldp
@@ -97,6 +97,27 @@ def parse_text(
     PFC watchdog's ``default_pfcwd_status``) apply to what it leaves out.
     """
     configs, pr = read_configs(text, file)
+    return device_from_configs(configs, pr, file, name, role, running=running)
+
+
+def normalise_db(db: RawDb, pr: Problems) -> SonicConfig:
+    """Step 2 for one set of raw tables (also used by platforms that write CONFIG_DB tables
+    from another syntax, such as the Enterprise SONiC CLI)."""
+    return _normalise(db, pr)
+
+
+def device_from_configs(
+    configs: list[SonicConfig],
+    pr: Problems,
+    file: str,
+    name: str,
+    role: str | None,
+    *,
+    running: bool = False,
+    platform: str = "sonic",
+    extra: tuple[Unparsed, ...] = (),
+) -> ParseResult:
+    """Step 3: normalised tables -> the device; ``extra`` items come first in ``unparsed``."""
     prov = Provenance()
     prov.add("", file, 1)
     multi = any(cfg.namespace is not None for cfg in configs)
@@ -104,13 +125,13 @@ def parse_text(
     for cfg in configs:
         part = _namespace(cfg, pr, prov, (file, multi, running))
         _merge(merged, part, cfg.namespace, pr)
-    unparsed = tuple(bind_referenced(pr.result(), configs))
+    unparsed = (*extra, *bind_referenced(pr.result(), configs))
     for i, item in enumerate(unparsed):
         prov.add(f"unparsed.{i}", file, item.line)
     device = Device(
         name=name,
         kind="switch",
-        platform="sonic",
+        platform=platform,
         role=role,
         hostname=merged.hostname,
         asic=merged.asic,

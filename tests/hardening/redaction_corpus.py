@@ -260,6 +260,33 @@ _ONYX = [
 ]
 """Onyx running-config forms (NVIDIA Onyx User Manual, user accounts, SNMP, AAA and NTP
 commands; the running-config prints local user hashes as ``password 7 <hash>``)."""
+ESONIC = "show running-configuration"
+_ESONIC = [
+    ("username-hash", "username admin password {s} role admin"),
+    ("username-encrypted", "username ops password {s} encrypted role operator"),
+    ("tacacs-host-key", "tacacs-server host 10.1.1.1 key {s} encrypted"),
+    ("tacacs-global-key", "tacacs-server key {s} encrypted"),
+    ("radius-host-key", "radius-server host 10.1.1.2 auth-port 1812 key {s} encrypted"),
+    ("radius-global-key", "radius-server key {s}"),
+    ("snmp-community", "snmp-server community {s} group ro-group"),
+    ("snmp-host-community", "snmp-server host 10.9.9.9 community {s} traps"),
+    (
+        "snmp-user-auth",
+        "snmp-server user ops group g1 encrypted auth sha auth-password {s} priv aes-128 priv-password xyz",
+    ),
+    (
+        "snmp-user-priv",
+        "snmp-server user ops2 group g1 auth md5 auth-password abc priv aes-128 priv-password {s}",
+    ),
+    ("ldap-bindpw", "ldap-server nss bindpw {s} encrypted"),
+    ("mfa-client-secret", "mfa client-secret {s} encrypted"),
+    ("mfa-key-seed", "mfa key-seed {s} encrypted"),
+    ("ntp-key", "ntp authentication-key 20 sha2-256 {s} encrypted"),
+    ("bgp-neighbor-password", "router bgp 65001\n neighbor 10.0.0.1\n  password {s} encrypted"),
+    ("ospf-auth-key", "interface Eth1/1\n ip ospf authentication-key {s} encrypted 10.10.120.1"),
+    ("ospf-md5", "interface Eth1/2\n ip ospf message-digest-key 10 md5 {s} encrypted 10.19.119.1"),
+    ("salted-blob-line", "mfa client-secret\n U2FsdGVkX1{s}"),
+]
 
 CASES: tuple[Case, ...] = (
     *(Case(f"eos-{i}", "eos", EOS, t) for i, t in _EOS),
@@ -269,6 +296,7 @@ CASES: tuple[Case, ...] = (
     *(Case(f"sonic-{i}", "sonic", SONIC, t) for i, t in _SONIC),
     *(Case(f"host-{i}", "linux_host", HOST, t) for i, t in _HOST),
     *(Case(f"onyx-{i}", "onyx", ONYX, t) for i, t in _ONYX),
+    *(Case(f"esonic-{i}", "enterprise_sonic", ESONIC, t) for i, t in _ESONIC),
 )
 
 

@@ -29,7 +29,15 @@ def redact(case: Case, text: str) -> str:
 def test_corpus_size_and_spread() -> None:
     assert len(CASES) >= 100
     per = Counter(c.platform for c in CASES)
-    assert set(per) == {"eos", "nxos", "cumulus", "sonic", "linux_host", "onyx"}
+    assert set(per) == {
+        "eos",
+        "nxos",
+        "cumulus",
+        "sonic",
+        "linux_host",
+        "onyx",
+        "enterprise_sonic",
+    }
     assert min(per.values()) >= 9
     assert len({c.id for c in CASES}) == len(CASES)
     assert len({planted(c)[1] for c in CASES}) == len(CASES)
@@ -45,7 +53,9 @@ def test_each_syntax_is_redacted(case: Case) -> None:
     assert out.count("\n") == text.count("\n"), "line numbers are kept"
 
 
-@pytest.mark.parametrize("platform", ["eos", "nxos", "cumulus", "sonic", "linux_host", "onyx"])
+@pytest.mark.parametrize(
+    "platform", ["eos", "nxos", "cumulus", "sonic", "linux_host", "onyx", "enterprise_sonic"]
+)
 def test_all_syntaxes_of_a_platform_together(platform: str) -> None:
     by_command: dict[str, list[Case]] = {}
     for c in CASES:

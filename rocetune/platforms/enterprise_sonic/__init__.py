@@ -5,7 +5,7 @@ transcripts and runbooks (Klish prompts are understood). The text is read into t
 CONFIG_DB tables its commands write and the SONiC model builder does the rest
 (:mod:`.parse`). Modules: :mod:`.commands` (what to collect, sniffing), :mod:`.grammar`
 (CLI modes), :mod:`.names` (native and standard interface names), :mod:`.reader` and
-:mod:`.interfaces` (lines -> tables), :mod:`.values`.
+:mod:`.interfaces` (lines -> tables), :mod:`.values`, :mod:`.redact`.
 
 Syntax covered and not covered, with sources: docs/platforms/enterprise_sonic.md.
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 from rocetune.model import PlatformLimits, WatchdogLimits
 from rocetune.platforms.base import Platform, fixed_commands
 from rocetune.platforms.common.cli_errors import CISCO
-from rocetune.platforms.enterprise_sonic import commands
+from rocetune.platforms.enterprise_sonic import commands, redact
 from rocetune.platforms.enterprise_sonic.parse import parse_snapshot
 from rocetune.snapshot import Command
 
@@ -37,6 +37,7 @@ PLATFORM = Platform(
     parser=parse_snapshot,  # ParseError when the running configuration is missing
     # netmiko's DellSonicSSH logs in to bash, runs `sonic-cli` and `terminal length 0`
     device_type="dell_sonic",
+    redactor=redact.redact,
     error_marker=CISCO,  # `%Error: Invalid input detected at "^" marker.`
     limits=PlatformLimits(
         mtu_max=9216,  # PORT.mtu, as community SONiC (docs/mtu.md)

@@ -56,7 +56,8 @@ def test_ansible_interface_sample_reports_what_the_file_lacks() -> None:
     port = dev.ports["Eth1/5"]
     assert port.cable_length_m == 40.0
     assert port.pfc_tx == (0, 1)
-    assert port.watchdog is not None and port.watchdog.action == "alert"
+    assert port.watchdog is not None
+    assert port.watchdog.action == "alert"
     reasons = {u.item: u.reason for u in dev.unparsed}
     assert "not defined in this file" in reasons["scheduler-policy policy1"]
     assert all(u.ports == ("Eth1/5",) for u in dev.unparsed)
@@ -68,7 +69,8 @@ def test_transcript_prompts_and_placeholder_interface() -> None:
     port = dev.ports["Ethernet0"]
     assert port.trust == "pcp"
     assert port.pfc_tx == (3, 4)
-    assert port.tc_to_queue is not None and port.tc_to_queue[3] == 1
+    assert port.tc_to_queue is not None
+    assert port.tc_to_queue[3] == 1
     assert port.schedulers[7].kind == "strict"
     assert port.schedulers[6].weight == 40.0
     assert dev.facts["enterprise_sonic.buffer_init"] == "lossless"
@@ -178,7 +180,8 @@ def test_buffer_profiles_and_bindings() -> None:
         ("qos map dscp-tc M\n dscp 64 traffic-class 3\n", "invalid"),
         ("qos map dscp-tc M\n dot1p 3 traffic-class 3\n", "not understood"),
         (
-            "qos wred-policy W\n green minimum-threshold a maximum-threshold 2 drop-probability 5\n",
+            "qos wred-policy W\n green minimum-threshold a maximum-threshold 2"
+            " drop-probability 5\n",
             "not understood",
         ),
         ("priority-flow-control watchdog polling-interval x\n", "not understood"),

@@ -9,6 +9,7 @@ import pytest
 
 from tests.lab.lab import FIXTURES, LabServer, freeze_fabric, lab_fabric_devices, start_lab
 from tests.lab.secrets import secret_devices
+from tests.paths import CORPUS
 
 LEAF1 = {
     "platform": "sonic",
@@ -44,6 +45,13 @@ OTHERS: dict[str, dict[str, Any]] = {
         },
     },
     "x-host-exec": {"platform": "linux_host", "snapshot": str(FIXTURES / "linux_host" / "gpu01")},
+    "x-esonic": {
+        "platform": "enterprise_sonic",
+        "engine": {
+            "kind": "klish",
+            "running": str(CORPUS / "enterprise_sonic/amd_rocm_z9664f_dcqcn_running_config.txt"),
+        },
+    },
     "x-host-unknown": {
         "platform": "linux_host",
         "snapshot": str(FIXTURES / "linux_host" / "gpu01"),

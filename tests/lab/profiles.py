@@ -62,10 +62,19 @@ PROFILES: dict[str, Profile] = {
         paging_off=("no cli session paging enable", "terminal length 999"),
         unknown='% Unrecognized command "{word}".\r\nType "?" for help.',
     ),
+    "enterprise_sonic": Profile(
+        "enterprise_sonic",
+        _LINUX_PROMPT,
+        term_cmds={"terminal length 0": ""},
+        paging_off=("terminal length 0",),
+        unknown='%Error: Invalid input detected at "^" marker.',
+    ),
 }
 """Platform name (as in rocetune.platforms) -> profile. Onyx lands in user mode
 (``sw > ``); its ``enable``/``configure terminal``/interface modes are served by the
-``onyx`` engine (tests/lab/engines/onyx.py)."""
+``onyx`` engine (tests/lab/engines/onyx.py). Enterprise SONiC's modal sonic-cli (bash login,
+``sonic-cli``, ``NAME#``, ``NAME(config)#``, ``NAME(conf-if-Ethernet0)#``) is served by the
+``klish`` engine (tests/lab/engines/klish.py)."""
 
 
 def profile_for(platform: str) -> Profile:

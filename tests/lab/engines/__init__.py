@@ -24,6 +24,7 @@ ENGINES: dict[str, str] = {
     "eos": "tests.lab.engines.eos:make",
     "nxos": "tests.lab.engines.nxos:make",
     "onyx": "tests.lab.engines.onyx:OnyxEngine",
+    "klish": "tests.lab.engines.klish:make",
 }
 """Engine kind -> ``module:factory`` (the factory takes the device name and its spec dict)."""
 

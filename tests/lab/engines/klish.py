@@ -20,9 +20,37 @@ from tests.lab.engines.base import Reply
 
 ERROR = '%Error: Invalid input detected at "^" marker.'
 _CONFIG_WORDS = frozenset(
-    "interface qos priority-flow-control buffer mtu speed fec shutdown no queue"
-    " scheduler-policy qos-map cable-length dscp dot1p traffic-class pfc-priority green"
-    " yellow red ecn type weight description hostname roce interface-naming ip ipv6".split()
+    [
+        "interface",
+        "qos",
+        "priority-flow-control",
+        "buffer",
+        "mtu",
+        "speed",
+        "fec",
+        "shutdown",
+        "no",
+        "queue",
+        "scheduler-policy",
+        "qos-map",
+        "cable-length",
+        "dscp",
+        "dot1p",
+        "traffic-class",
+        "pfc-priority",
+        "green",
+        "yellow",
+        "red",
+        "ecn",
+        "type",
+        "weight",
+        "description",
+        "hostname",
+        "roce",
+        "interface-naming",
+        "ip",
+        "ipv6",
+    ]
 )
 _MODES = {"dscp-tc", "dot1p-tc", "tc-queue", "tc-pg", "tc-dscp", "pfc-priority-queue"}
 

@@ -22,6 +22,7 @@ PORT_NAMES = {
     "eos": ("Ethernet1/1", "Ethernet2/1"),
     "nxos": ("Ethernet1/1", "Ethernet1/2"),
     "onyx": ("Eth1/1", "Eth1/2/1"),
+    "enterprise_sonic": ("Eth1/1", "Eth1/2"),
 }
 
 

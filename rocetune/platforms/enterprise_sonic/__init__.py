@@ -5,7 +5,7 @@ transcripts and runbooks (Klish prompts are understood). The text is read into t
 CONFIG_DB tables its commands write and the SONiC model builder does the rest
 (:mod:`.parse`). Modules: :mod:`.commands` (what to collect, sniffing), :mod:`.grammar`
 (CLI modes), :mod:`.names` (native and standard interface names), :mod:`.reader` and
-:mod:`.interfaces` (lines -> tables), :mod:`.values`, :mod:`.redact`.
+:mod:`.interfaces` (lines -> tables), :mod:`.values`, :mod:`.redact`, :mod:`.context` (render).
 
 Syntax covered and not covered, with sources: docs/platforms/enterprise_sonic.md.
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 from rocetune.model import PlatformLimits, WatchdogLimits
 from rocetune.platforms.base import Platform, fixed_commands
 from rocetune.platforms.common.cli_errors import CISCO
-from rocetune.platforms.enterprise_sonic import commands, redact
+from rocetune.platforms.enterprise_sonic import commands, context, redact
 from rocetune.platforms.enterprise_sonic.parse import parse_snapshot
 from rocetune.snapshot import Command
 
@@ -51,5 +51,6 @@ PLATFORM = Platform(
             ),
         ),
     ),
+    render=context.RENDER,
 )
 """Enterprise SONiC switches (``platform: enterprise_sonic`` in the inventory)."""

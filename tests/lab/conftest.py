@@ -45,6 +45,15 @@ OTHERS: dict[str, dict[str, Any]] = {
         },
     },
     "x-host-exec": {"platform": "linux_host", "snapshot": str(FIXTURES / "linux_host" / "gpu01")},
+    "x-esonic-plan": {
+        "platform": "enterprise_sonic",
+        "engine": {
+            "kind": "klish",
+            "running": str(
+                CORPUS.parent / "fixtures/enterprise_sonic/leaf9/show_running_configuration.txt"
+            ),
+        },
+    },
     "x-esonic": {
         "platform": "enterprise_sonic",
         "engine": {

@@ -4,6 +4,7 @@ Klish modes of the ``klish`` engine."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 from rocetune.snapshot import read_meta
@@ -44,3 +45,34 @@ def test_live_collect_and_lint(lab: LabServer, tmp_path: Path) -> None:
     report = json.loads(lint.out)
     assert report["devices"]["x-esonic"]["status"] == "ok"
     assert {f["code"] for f in report["findings"]} >= {"RT202", "RT402"}
+
+
+def test_plan_applied_on_the_lab_device_lints_clean(lab: LabServer, tmp_path: Path) -> None:
+    """Paste the plan into the lab's Klish device with netmiko, collect again, lint."""
+    from netmiko import ConnectHandler
+
+    from tests.render.test_esonic_plan import LEAF9, _plan
+
+    snap = tmp_path / "leaf9"
+    shutil.copytree(LEAF9, snap)
+    plan = _plan(tmp_path, snap)
+    conn = ConnectHandler(
+        device_type="dell_sonic",
+        host="127.0.0.1",
+        port=lab.ports["x-esonic-plan"],
+        username="admin",
+        password="lab-password",
+    )
+    try:
+        lines = [ln for c in plan.changes for ln in c.text.splitlines()]
+        out = conn.send_config_set(lines, cmd_verify=False)
+        assert "%Error" not in out, out
+        running = conn.send_command("show running-configuration")
+    finally:
+        conn.disconnect()
+    after = tmp_path / "after"
+    after.mkdir()
+    (after / "show_running_configuration.txt").write_text(running + "\n", encoding="utf-8")
+    res = run_cli("lint", "--format", "json", "--platform", "enterprise_sonic", after)
+    codes = {f["code"] for f in json.loads(res.out)["findings"] if f["severity"] == "error"}
+    assert codes == set(), res.out

@@ -119,7 +119,9 @@ def _line(node: Node, ports: tuple[str, ...], kdb: KlishDb, issues: Issues) -> B
         entry = kdb.entry("CABLE_LENGTH", "AZURE", line)
         for port in ports:
             kdb.put(entry, port, words[1], line)
-    elif _buffer_binding(words[1:] if head == "qos" else words, ports, kdb, line):
+    elif _buffer_binding(words[1:] if head == "qos" else words, ports, kdb, line) or (
+        head == "no" and _negated(words[1:], ports, kdb)
+    ):
         pass
     elif head in NOT_QOS_IFACE or (head == "no" and len(words) > 1 and words[1] in NOT_QOS_IFACE):
         issues.suspects(node, "QoS-looking line below a non-QoS interface command")
@@ -192,3 +194,45 @@ def _buffer_binding(words: list[str], ports: tuple[str, ...], kdb: KlishDb, line
     for port in ports:
         kdb.put(kdb.entry(table, f"{port}|{words[2]}", line), "profile", words[3], line)
     return True
+
+
+def _negated(rest: list[str], ports: tuple[str, ...], kdb: KlishDb) -> bool:
+    """``no priority-flow-control priority N``, ``no mtu``, ``no queue N wred-policy``,
+    ``no priority-flow-control watchdog ...``, ``no qos-map KIND``: the field goes back to
+    unset (what a plan's rollback enters)."""
+    if rest[:2] == ["priority-flow-control", "priority"] and len(rest) == 3:
+        prio = small_int(rest[2], 7)
+        if prio is None:
+            return False
+        for port in ports:
+            entry = kdb.db.table("PORT_QOS_MAP").get(port)
+            if entry is not None and "pfc_enable" in entry.fields:
+                listed = [p for p in str(entry.fields["pfc_enable"]).split(",") if p]
+                entry.fields["pfc_enable"] = ",".join(p for p in listed if p != str(prio))
+        return True
+    target = _negation_target(rest)
+    if target is None:
+        return False
+    table, suffix, names = target
+    for port in ports:
+        entry = kdb.db.table(table).get(port + suffix)
+        for name in names if entry is not None else ():
+            entry.fields.pop(name, None)  # type: ignore[union-attr]
+            entry.field_lines.pop(name, None)  # type: ignore[union-attr]
+    return True
+
+
+def _negation_target(rest: list[str]) -> tuple[str, str, tuple[str, ...]] | None:
+    """(table, key suffix after the port, fields) a ``no`` line unsets; None: not one."""
+    if rest[:1] == ["mtu"] and len(rest) <= 2:
+        return "PORT", "", ("mtu",)
+    if rest[:1] == ["queue"] and len(rest) >= 3 and rest[2] == "wred-policy":
+        return "QUEUE", f"|{rest[1]}", ("wred_profile",)
+    if rest[:1] == ["qos-map"] and len(rest) >= 2 and rest[1] in QOS_MAP_FIELDS:
+        return "PORT_QOS_MAP", "", (QOS_MAP_FIELDS[rest[1]],)
+    if rest[:2] == ["priority-flow-control", "watchdog"]:
+        sub = rest[2] if len(rest) > 2 else ""
+        one = {"action": "action", "on": "detection_time", "restore-time": "restoration_time"}
+        names = (one[sub],) if sub in one else ("action", "detection_time", "restoration_time")
+        return "PFC_WD", "", names
+    return None

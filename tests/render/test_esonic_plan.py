@@ -66,3 +66,38 @@ def test_clean_device_is_not_touched(tmp_path: Path) -> None:
     (snap / "show_running_configuration.txt").write_text(full, encoding="utf-8")
     plan = _plan(tmp_path, snap)
     assert (plan.status, plan.changes) == ("no-change", [])
+
+
+def test_converge_reaches_the_rendered_config() -> None:
+    """``plan --converge``: the change blocks pasted after the running configuration give
+    the ports of the rendered configuration."""
+    from rocetune.model import Intent
+    from rocetune.platforms.enterprise_sonic.changeset import changeset
+    from rocetune.platforms.enterprise_sonic.parse import parse_text
+    from rocetune.platforms.enterprise_sonic.remediate import simulate
+    from rocetune.render.run import render_fabric
+    from rocetune.snapshot import Snapshot, SourceFile
+    from rocetune.tune.target import device_target
+    from tests.render.fabrics import fabric, switch
+
+    intent = Intent(lossless_priorities=(3,), roce_dscp=(26,))
+    fab = fabric(switch("enterprise_sonic", 400_000), 5, intent)
+    rendered = {f.path: f.text for f in render_fabric(fab).devices[0].files}
+    running = (LEAF9 / "show_running_configuration.txt").read_text(encoding="utf-8")
+    snap = Snapshot(
+        files={"show_running_configuration.txt": SourceFile("run.txt", running)}, origin="t"
+    )
+    dev = fab.devices["sw1"]
+    plan = changeset(snap, rendered, dev, device_target(dev, intent, fab.links))
+    texts = [c.text for c in plan.changes]
+    iface = next(t for t in texts if t.startswith("interface Eth1/2"))
+    assert iface.splitlines()[-1] == "exit"
+    assert " no priority-flow-control priority 3" not in iface
+    replayed = simulate(snap, texts)
+    text = next(iter(replayed.files.values())).text
+    got = parse_text(text, "after.txt", "sw1", None).device
+    want = parse_text(rendered["sw1.esonic.cfg"], "want.txt", "sw1", None).device
+    fields = ("mtu", "dscp_to_priority", "pfc_rx", "pfc_tx", "ecn", "schedulers", "watchdog")
+    for name in ("Eth1/1", "Eth1/2"):
+        for field in fields:
+            assert getattr(got.ports[name], field) == getattr(want.ports[name], field), field

@@ -5,7 +5,8 @@ transcripts and runbooks (Klish prompts are understood). The text is read into t
 CONFIG_DB tables its commands write and the SONiC model builder does the rest
 (:mod:`.parse`). Modules: :mod:`.commands` (what to collect, sniffing), :mod:`.grammar`
 (CLI modes), :mod:`.names` (native and standard interface names), :mod:`.reader` and
-:mod:`.interfaces` (lines -> tables), :mod:`.values`, :mod:`.redact`, :mod:`.context` (render), :mod:`.remediate` (plan).
+:mod:`.interfaces` (lines -> tables), :mod:`.values`, :mod:`.redact`, :mod:`.context`
+(render), :mod:`.remediate` and :mod:`.changeset` (plan).
 
 Syntax covered and not covered, with sources: docs/platforms/enterprise_sonic.md.
 """
@@ -13,23 +14,14 @@ Syntax covered and not covered, with sources: docs/platforms/enterprise_sonic.md
 from __future__ import annotations
 
 from rocetune.model import PlatformLimits, WatchdogLimits
-from rocetune.model import Device
 from rocetune.platforms.base import Platform, fixed_commands
-from rocetune.platforms.changes import Planner, PlatformPlan
+from rocetune.platforms.changes import Planner
 from rocetune.platforms.common.cli_errors import CISCO
-from rocetune.platforms.enterprise_sonic import commands, context, redact, remediate
+from rocetune.platforms.enterprise_sonic import changeset, commands, context, redact, remediate
 from rocetune.platforms.enterprise_sonic.parse import parse_snapshot
-from rocetune.snapshot import Command, Snapshot
-from rocetune.tune.target import DeviceTarget
+from rocetune.snapshot import Command
 
 __all__ = ["PLATFORM"]
-
-
-def _no_changeset(
-    snapshot: Snapshot, rendered: dict[str, str], device: Device, target: DeviceTarget
-) -> PlatformPlan:
-    del snapshot, rendered, device, target
-    raise ValueError("plan --converge is not supported for enterprise_sonic yet")
 
 
 def sniff(path: str, text: str) -> Command | None:
@@ -65,7 +57,7 @@ PLATFORM = Platform(
     planner=Planner(
         remediate=remediate.remediate,
         simulate=remediate.simulate,
-        changeset=_no_changeset,
+        changeset=changeset.changeset,
         safe_apply="paste-verify-write-memory",
         fix_ext="esonic.cfg",
         comment="!",

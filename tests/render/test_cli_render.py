@@ -59,7 +59,8 @@ def test_render_writes_configs_and_rerun_changes_nothing(tmp_path: Path) -> None
     assert "spine9 (eos): rendered spine9.eos.cfg, reasons/spine9.reasons.txt" in stdout
     assert "  note: port Ethernet2 left out: its cable length is not known" in stdout
     assert stdout.rstrip().endswith(
-        "platforms rendered by this version: sonic, cumulus, eos, nxos, onyx, linux_host"
+        "platforms rendered by this version: sonic, cumulus, eos, nxos, onyx, enterprise_sonic,"
+        " linux_host"
     )
     config = json.loads((out / "leaf2.config_db.json").read_text())
     assert config["CABLE_LENGTH"]["AZURE"]["Ethernet8"] == "100m"

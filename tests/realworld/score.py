@@ -23,7 +23,7 @@ HERE = Path(__file__).resolve().parent
 CONFIGS = HERE / "configs"
 EXPECT = HERE / "expect"
 GATE = HERE / "gate.toml"
-PLATFORMS = ("sonic", "cumulus", "eos", "nxos", "onyx", "linux_host")
+PLATFORMS = ("sonic", "cumulus", "eos", "nxos", "onyx", "linux_host", "enterprise_sonic")
 ACTIONABLE = ("warning", "error")
 NOPORT = "NOPORT"
 MAX_SHOWN = 6
@@ -205,7 +205,7 @@ def report(
     per: dict[str, Totals], total: Totals, results: list[FileResult], shown: int = MAX_SHOWN
 ) -> str:
     lines = [
-        "platform     files  recall            precision        distinct  viol  RT001 crash exit2"
+        "platform          files  recall            precision        distinct  viol  RT001 crash exit2"
     ]
 
     def row(name: str, t: Totals) -> str:
@@ -213,7 +213,7 @@ def report(
         judged = t.true_pos + t.false_pos
         prec = f"{t.precision():6.1%} ({t.true_pos}/{judged})"
         return (
-            f"{name:<12} {t.files:>5}  {rec:<17} {prec:<16} {t.distinct_precision():>8.1%}"
+            f"{name:<17} {t.files:>5}  {rec:<17} {prec:<16} {t.distinct_precision():>8.1%}"
             f"  {t.violations:>4} "
             f"{t.rt001:>5} {t.crashes:>5} {t.exit2:>5}"
         )

@@ -26,14 +26,14 @@ COMMANDS: tuple[Command, ...] = (RUNNING_CONFIG,)
 
 _LIMIT = 2_000_000
 _KLISH = re.compile(
-    r"^\s*(?:\S*\(conf[\w\-./@*]*\)[#$]\s*)?"
+    r"^\s*(?:\$\s+)?(?:\S*\(conf[\w\-./@*]*\)[#$]\s*)?"
     r"(?:qos map (?:dscp-tc|dot1p-tc|tc-queue|tc-pg|tc-dscp|tc-dot1p|pfc-priority-queue"
     r"|pfc-priority-pg) \S+\s*$|qos (?:wred-policy|scheduler-policy) \S+\s*$"
     r"|qos-map (?:dscp-tc|dot1p-tc|tc-queue|tc-pg|pfc-priority-queue|pfc-priority-pg) \S+\s*$"
     r"|queue \d+ wred-policy \S+|interface-naming standard|roce enable\b"
     r"|(?:qos )?buffer init lossless|priority-flow-control watchdog on detect-time"
     r"|(?:qos )?buffer (?:profile \S+ \S+ \d+|pool \S+ shared-headroom-size \d+)"
-    r"|interface Eth ?\d+/\d+)",
+    r"|interface (?:range )?Eth ?\d+/\d+)",
     re.MULTILINE,
 )
 _PROMPT = re.compile(r"^\s*\S*\((?:conf-(?:if|dscp|tc|wred|sched|pfc|dot1p)[^)]*)\)#", re.M)

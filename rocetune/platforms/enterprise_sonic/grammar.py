@@ -71,6 +71,8 @@ _PROMPT = re.compile(
     r"\((?P<mode>conf(?:ig)?(?:-[^)\s]*)?)\)\s?[#$]\s?"
 )
 _DOLLAR = re.compile(r"^\$\s+(?=\S)")
+_NO_HOST = "klish-prompt-without-host"
+_MESSAGE = re.compile(r"%\s?(?:Info|Error|Warning|Note)\b")
 _IF_MODE = re.compile(r"conf-if-((?:Ethernet|Eth)[\d/]+)")
 _PLACEHOLDER = re.compile(r"^interface \S+ ?<[^>]*>\s*$")
 
@@ -142,7 +144,7 @@ def normalise_prompts(text: str) -> str:
         line = raw.lstrip()
         match = _PROMPT.match(line)
         if match is not None:
-            host = match.group("host") or "sonic"
+            host = match.group("host") or _NO_HOST
             mode = "config" if match.group("mode") in ("config", "conf") else "config-sub"
             rest = line[match.end() :]
             named = _IF_MODE.fullmatch(match.group("mode"))
@@ -154,10 +156,16 @@ def normalise_prompts(text: str) -> str:
             placeholder = len(out) if _PLACEHOLDER.search(rest) else None
             out.append(f"{host}({mode})# {rest}" if rest else f"{host}({mode})#")
             continue
+        if _MESSAGE.match(line):
+            out.append("")  # what the CLI printed (``%Info: ...``, ``%Error: ...``)
+            continue
         out.append(_DOLLAR.sub("", raw) if raw.startswith("$") else raw)
     return "\n".join(out)
 
 
 def read_tree(text: str, issues: Issues) -> list[Node]:
     """Return the top-level nodes of a sonic-cli configuration text."""
-    return build_tree(normalise_prompts(text), GRAMMAR, issues)
+    roots = build_tree(normalise_prompts(text), GRAMMAR, issues)
+    if issues.prompt_host == _NO_HOST:
+        issues.prompt_host = None
+    return roots

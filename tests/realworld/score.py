@@ -205,7 +205,8 @@ def report(
     per: dict[str, Totals], total: Totals, results: list[FileResult], shown: int = MAX_SHOWN
 ) -> str:
     lines = [
-        "platform          files  recall            precision        distinct  viol  RT001 crash exit2"
+        "platform          files  recall            precision        distinct  viol  RT001 crash"
+        " exit2"
     ]
 
     def row(name: str, t: Totals) -> str:

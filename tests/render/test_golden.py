@@ -36,6 +36,7 @@ def rendered() -> dict[str, str]:
         ("eos", None),
         ("nxos", None),
         ("onyx", None),
+        ("enterprise_sonic", None),
     ):
         dev = switch(platform, 100_000, asic=asic, name=f"{platform}-two-lossless")
         cases[f"two_lossless/{platform}"] = fabric(dev, 3, intent)

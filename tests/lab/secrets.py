@@ -1,4 +1,4 @@
-"""Outputs with planted secrets for the lab: SONiC, Cumulus, EOS and NX-OS configurations.
+"""Outputs with planted secrets for the lab: SONiC, Cumulus, EOS, NX-OS and Enterprise SONiC.
 
 Each builder takes a real lab/fixture output, adds credentials in the platform's own syntax
 and returns the new text; :data:`PLANTED` lists every secret string, which must never
@@ -16,6 +16,7 @@ from ruamel.yaml import YAML
 
 from tests.hardening.redaction_corpus import CASES, Case, merged_json, planted
 from tests.lab.lab import FIXTURES, LAB_INVENTORY
+from tests.paths import CORPUS
 
 ROOT_REALWORLD = FIXTURES.parent / "realworld" / "configs"
 
@@ -175,6 +176,12 @@ def onyx_config() -> str:
     """A real Onyx running-config (tests/realworld) plus the Onyx corpus credentials."""
     real = ROOT_REALWORLD / "onyx" / "ansible_onyx_config_ufm_switch16.cfg"
     return real.read_text(encoding="utf-8") + "\n" + _cli_lines("onyx").replace("\n!\n", "\n")
+def esonic_config() -> str:
+    """The AMD Enterprise SONiC sample plus every sonic-cli credential syntax of the corpus."""
+    text = (CORPUS / "enterprise_sonic" / "amd_rocm_z9664f_dcqcn_running_config.txt").read_text(
+        encoding="utf-8"
+    )
+    return text + _cli_lines("enterprise_sonic")
 
 
 def secret_devices(directory: Path) -> dict[str, dict[str, Any]]:
@@ -197,4 +204,11 @@ def secret_devices(directory: Path) -> dict[str, dict[str, Any]]:
             devices[name]["snapshot"] = str(FIXTURES / "linux_host" / "gpu01")
         if platform == "onyx":  # lands in user mode: the engine serves `enable`
             devices[name]["engine"] = {"kind": "onyx"}
+    path = directory / "s-esonic.txt"
+    path.write_text(esonic_config(), encoding="utf-8")
+    devices["s-esonic"] = {
+        "platform": "enterprise_sonic",
+        "files": {"show running-configuration": str(path)},
+        "engine": {"kind": "klish", "running": str(path)},
+    }
     return devices

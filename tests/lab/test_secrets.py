@@ -17,6 +17,7 @@ SECRET_DEVICES = {
     "s-nxos": "nxos",
     "s-host": "linux_host",
     "s-onyx": "onyx",
+    "s-esonic": "enterprise_sonic",
 }
 
 

@@ -14,7 +14,7 @@ from hypothesis import given
 
 from rocetune.model import Intent
 from rocetune.platforms.detect import detect
-from rocetune.platforms.enterprise_sonic import EnterpriseSonicDriver
+from rocetune.platforms.enterprise_sonic import PLATFORM
 from rocetune.platforms.enterprise_sonic.commands import RUNNING_CONFIG
 from rocetune.platforms.enterprise_sonic.parse import parse_text
 from rocetune.render.run import render_fabric
@@ -22,7 +22,7 @@ from tests.fuzz.mutations import FUZZ_SETTINGS, check_parse, mutated
 from tests.paths import CORPUS as CORPUS_ROOT
 from tests.render.fabrics import fabric, switch
 
-DRIVER = EnterpriseSonicDriver()
+DRIVER = PLATFORM
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "enterprise_sonic"
 CORPUS = CORPUS_ROOT / "enterprise_sonic"
 

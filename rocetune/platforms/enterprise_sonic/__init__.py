@@ -48,8 +48,8 @@ PLATFORM = Platform(
             restoration_ms=(100, 60000),
             poll_ms=(100, 3000),
             source=(
-                "Dell enterprise_sonic Ansible collection (S49): qos_interfaces detect 100-5000 ms, "
-                "restore 100-60000 ms; qos_pfc polling interval 100-3000 ms"
+                "Dell enterprise_sonic Ansible collection (S49): qos_interfaces detect "
+                "100-5000 ms, restore 100-60000 ms; qos_pfc polling interval 100-3000 ms"
             ),
         ),
     ),

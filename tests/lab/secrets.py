@@ -176,6 +176,8 @@ def onyx_config() -> str:
     """A real Onyx running-config (tests/realworld) plus the Onyx corpus credentials."""
     real = ROOT_REALWORLD / "onyx" / "ansible_onyx_config_ufm_switch16.cfg"
     return real.read_text(encoding="utf-8") + "\n" + _cli_lines("onyx").replace("\n!\n", "\n")
+
+
 def esonic_config() -> str:
     """The AMD Enterprise SONiC sample plus every sonic-cli credential syntax of the corpus."""
     text = (CORPUS / "enterprise_sonic" / "amd_rocm_z9664f_dcqcn_running_config.txt").read_text(

@@ -11,13 +11,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePath
+from typing import get_args
 
 from rocetune.errors import ParseError, RocetuneError, SnapshotError
-from rocetune.model import DeviceProblem, Unparsed
+from rocetune.model import DeviceProblem, Feature, Unparsed
 from rocetune.platforms import drivers, get_driver
 from rocetune.platforms.base import ParseResult, Platform
 from rocetune.platforms.detect import detect
-from rocetune.snapshot import Snapshot, SourceFile, read_directory, read_single_file, read_text
+from rocetune.snapshot import (
+    CommandRecord,
+    Snapshot,
+    SourceFile,
+    read_directory,
+    read_single_file,
+    read_text,
+)
 
 Found = tuple[Platform, Snapshot]
 """The driver that reads a snapshot, and the snapshot."""
@@ -192,7 +200,13 @@ def load_device(
             )
             return Loaded(problem=problem, source=str(source))
         driver, snap = got
-        result = parse_snapshot(driver, snap, name, role)
+        try:
+            result = parse_snapshot(driver, snap, name, role)
+        except ParseError as exc:
+            problem = _cut_unparsable(name, snap, exc, platform or driver.name)
+            if problem is None:
+                raise
+            return Loaded(problem=problem, source=str(source))
         if asic:
             result = replace(result, device=result.device.model_copy(update={"asic": asic}))
         return Loaded(result=result)
@@ -217,15 +231,52 @@ def parse_snapshot(driver: Platform, snap: Snapshot, name: str, role: str | None
 
 
 def _with_refused(result: ParseResult, snap: Snapshot) -> ParseResult:
-    """Report the snapshot entries that were not read (links, FIFOs, huge files) as RT001."""
-    if not snap.refused:
+    """Report the snapshot entries that were not read (links, FIFOs, huge files) and the
+    outputs meta.json calls truncated as RT001.
+
+    A truncated output may have held anything after the cut: its item touches every feature
+    and every port, so a rule that finds something absent on this device says RT000.
+    """
+    cut = [r for r in snap.meta.commands if r.status == "truncated"]
+    if not snap.refused and not cut:
         return result
     items = tuple(
         Unparsed(item=Path(path).name, reason=f"not read: {why}", file=path)
         for path, why in snap.refused
-    )
+    ) + tuple(_truncated(r, snap) for r in cut)
     device = result.device.model_copy(update={"unparsed": (*result.device.unparsed, *items)})
     return replace(result, device=device)
+
+
+def _cut_unparsable(
+    name: str, snap: Snapshot, exc: ParseError, platform: str
+) -> DeviceProblem | None:
+    """A device whose truncated output (JSON, YAML) cannot be parsed: not collected in
+    effect (exit 3, like an unreachable device), not an input error (exit 2) of the run;
+    None when the error is elsewhere."""
+    for record in snap.meta.commands:
+        source = snap.files.get(record.file)
+        if record.status != "truncated" or source is None or exc.file is None:
+            continue
+        if Path(source.path) == Path(exc.file):
+            mib = f"{record.cap_bytes / 2**20:g} MiB" if record.cap_bytes else "the cap"
+            msg = (
+                f"output of `{record.command}` truncated at {mib} cannot be parsed"
+                f" ({exc.message}); raise --max-output-mib"
+            )
+            return DeviceProblem(device=name, kind="not-collected", message=msg, platform=platform)
+    return None
+
+
+def _truncated(record: CommandRecord, snap: Snapshot) -> Unparsed:
+    source = snap.files.get(record.file)
+    mib = f"{record.cap_bytes / 2**20:g} MiB" if record.cap_bytes else "the output cap"
+    return Unparsed(
+        item=f"output of `{record.command}` truncated at {mib}: what follows was not read",
+        reason="output cap, --max-output-mib",
+        file=source.path if source is not None else record.file,
+        features=get_args(Feature),
+    )
 
 
 def load_host_files(name: str, paths: Sequence[Path], platform: str | None) -> Loaded:

@@ -20,6 +20,9 @@ class Output:
     error: str | None = None
     """None when the command succeeded, else the device's error (first line)."""
     seconds: float = 0.0
+    truncated_at: int | None = None
+    """The output cap (bytes) when the output went past it: ``text`` holds what came before
+    the cap, cut after its last complete line; what followed was not read."""
 
 
 class Session(Protocol):

@@ -78,9 +78,13 @@ class CommandRecord:
 
     command: str
     file: str
-    status: Literal["ok", "error"] = "ok"
+    status: Literal["ok", "error", "truncated"] = "ok"
+    """``truncated``: the output went past the output cap; its file holds what came before
+    the cap, cut after the last complete line (what followed was not read)."""
     error: str | None = None
     seconds: float | None = None
+    cap_bytes: int | None = None
+    """The output cap a truncated output went past."""
 
 
 @dataclass(frozen=True)
@@ -153,13 +157,16 @@ def read_meta(directory: Path) -> SnapshotMeta:
     records = []
     for item in raw.get("commands") or []:
         if isinstance(item, dict) and "command" in item and "file" in item:
+            status = item.get("status")
+            cap = item.get("cap_bytes")
             records.append(
                 CommandRecord(
                     command=str(item["command"]),
                     file=str(item["file"]),
-                    status="error" if item.get("status") == "error" else "ok",
+                    status=status if status in ("error", "truncated") else "ok",
                     error=item.get("error"),
                     seconds=item.get("seconds"),
+                    cap_bytes=cap if isinstance(cap, int) and not isinstance(cap, bool) else None,
                 )
             )
     return SnapshotMeta(

@@ -2,7 +2,10 @@
 
 Every output is redacted (the platform's redactor) the moment it arrives, before it is kept
 anywhere. A rejected optional command is recorded in the metadata (status ``error``) and no
-file is written for it; a rejected required command fails the device.
+file is written for it; a rejected required command fails the device. An output that went
+past the output cap is kept up to the cap (cut after its last complete line), written, and
+recorded as ``truncated``; an interactive session it came from is dropped and the remaining
+commands run on a new one (same device deadline).
 """
 
 from __future__ import annotations
@@ -56,11 +59,44 @@ def _record(command: Command, out: Output, redact: Redactor, got: Collected) -> 
         )
         return
     got.outputs[command.filename] = redact(command, out.text)
+    if out.truncated_at is not None:
+        record = CommandRecord(
+            command.command, command.filename, "truncated", None, seconds, out.truncated_at
+        )
+        got.records.append(record)
+        return
     got.records.append(CommandRecord(command.command, command.filename, "ok", None, seconds))
 
 
+class _Sessions:
+    """The device's current session; a new one when a truncated output spent it."""
+
+    def __init__(self, transport: Transport, target: Target) -> None:
+        self.transport, self.target = transport, target
+        self.current: Session | None = transport.open(target)
+
+    def get(self) -> Session:
+        """The session to run the next commands on (reconnecting after a spent one)."""
+        old = self.current
+        assert old is not None
+        if not getattr(old, "spent", False):
+            return old
+        old.close()
+        self.current = None
+        new = self.transport.open(self.target)
+        if hasattr(old, "deadline") and hasattr(new, "deadline"):
+            new.deadline = old.deadline  # a reconnection does not extend the device's time
+        self.current = new
+        return new
+
+    def close(self) -> None:
+        """Close the current session."""
+        if self.current is not None:
+            self.current.close()
+
+
 def _run(
-    session: Session,
+    sessions: _Sessions,
     commands: Sequence[Command],
     redact: Redactor,
     got: Collected,
@@ -69,11 +105,12 @@ def _run(
     """Run the commands not run yet, ``session.batch`` per call (1 for a shell)."""
     done = {r.command for r in got.records}
     todo = list({c.command: c for c in commands if c.command not in done}.values())
-    width = max(1, int(getattr(session, "batch", 1)))
+    width = max(1, int(getattr(sessions.current, "batch", 1)))
     for i in range(0, len(todo), width):
         batch = todo[i : i + width]
         if stop is not None and stop.is_set():
             raise CollectError(Reason.INTERNAL, "interrupted", batch[0].command)
+        session = sessions.get()
         outputs = session.run_many([c.command for c in batch])
         for command, out in zip(batch, outputs, strict=True):
             _record(command, out, redact, got)
@@ -94,12 +131,12 @@ def collect_device(
     except ValueError as exc:  # an invalid NIC name: never becomes a command
         raise CollectError(Reason.CONFIG, str(exc)) from exc
     got = Collected()
-    session = transport.open(target)
+    sessions = _Sessions(transport, target)
     try:
-        _run(session, commands, redact, got, stop)
-        _run(session, driver.followup_commands(got.snapshot()), redact, got, stop)
+        _run(sessions, commands, redact, got, stop)
+        _run(sessions, driver.followup_commands(got.snapshot()), redact, got, stop)
     finally:
-        session.close()
+        sessions.close()
     return got
 
 

@@ -84,31 +84,31 @@ class ExecSession:
             raise _failure(exc, first) from exc
         return chan
 
-    def _read(self, chan: Any, pending: str, commands: int = 1) -> tuple[str, str, int]:
-        """Read a channel to its end within a deadline and an output cap.
+    def _read(
+        self, chan: Any, pending: str, commands: int, stream: shell_batch.Stream
+    ) -> tuple[str, int, bool]:
+        """Read a channel to its end within a deadline, each command's output capped.
 
         The deadline is ``read_timeout`` per command of the channel (a peer that drips a
         byte now and then cannot keep us waiting: the clock does not restart per read),
-        bounded by the device's own deadline; more than ``max_output`` bytes of output
-        stops the read.
+        bounded by the device's own deadline. Stdout goes to ``stream``; when the command
+        being read goes past ``max_output`` bytes (or stderr does), reading stops and the
+        channel is closed: returns (stderr, exit status or -1, True).
         """
         deadline = min(time.monotonic() + self.read_timeout * commands, self.device_deadline)
-        out, err = bytearray(), bytearray()
+        err = bytearray()
+        over = False
         try:
-            while True:
+            while not over:
                 busy = False
                 if chan.recv_ready():
-                    out += chan.recv(65536)
+                    over = stream.feed(chan.recv(65536))
                     busy = True
                 if chan.recv_stderr_ready():
                     err += chan.recv_stderr(65536)
+                    over = over or len(err) > self.max_output
                     busy = True
-                if len(out) + len(err) > self.max_output:
-                    raise CollectError(
-                        Reason.OUTPUT_TOO_LARGE,
-                        f"more than {self.max_output} bytes of output; stopped reading",
-                    )
-                if not busy and _finished(chan):
+                if over or (not busy and _finished(chan)):
                     break
                 if time.monotonic() > deadline:
                     why = "device deadline" if deadline >= self.device_deadline else "deadline"
@@ -117,28 +117,41 @@ class ExecSession:
                     )
                 if not busy:
                     time.sleep(0.002)
-            status = chan.exit_status if chan.exit_status_ready() else -1
+            status = chan.exit_status if not over and chan.exit_status_ready() else -1
             chan.close()
         except Exception as exc:
             with contextlib.suppress(Exception):
                 chan.close()
             raise _failure(exc, pending) from exc
-        decode = "utf-8", "replace"
-        return bytes(out).decode(*decode), bytes(err).decode(*decode), status
+        return bytes(err[: self.max_output]).decode("utf-8", "replace"), status, over
 
     def run(self, command: str) -> Output:
-        """Run one command on its own channel; collect stdout, stderr, exit status."""
+        """Run one command on its own channel; collect stdout, stderr, exit status.
+
+        Output past the cap is cut after its last complete line and marked truncated
+        (its channel is closed; the connection goes on).
+        """
         check_command(command)
         start = time.monotonic()
-        out, err, status = self._read(self._start(command, command), command)
+        stream = shell_batch.Stream("", self.max_output, plain=True)
+        err, status, over = self._read(self._start(command, command), command, 1, stream)
+        seconds = time.monotonic() - start
+        if over:
+            text = finish_text(stream.truncated())
+            return Output(text, None, seconds, truncated_at=self.max_output)
+        out = bytes(stream.buf).decode("utf-8", "replace")
         error = None
         if status != 0:
             lines = err.strip().splitlines()
             error = (lines[0] if lines else f"exit status {status}")[:200]
-        return Output(finish_text(out), error, time.monotonic() - start)
+        return Output(finish_text(out), error, seconds)
 
     def run_many(self, commands: Sequence[str]) -> list[Output]:
-        """Run commands spread over ``lanes`` channels at once; outputs in order."""
+        """Run commands spread over ``lanes`` channels at once; outputs in order.
+
+        A command whose output goes past the cap is kept truncated; its lane's channel is
+        closed there and the lane's remaining commands run again on new channels.
+        """
         for command in commands:
             check_command(command)
         if len(commands) == 1:
@@ -148,13 +161,20 @@ class ExecSession:
         marker = shell_batch.new_marker()
         chans = [self._start(shell_batch.exec_line(lane, marker), lane[0]) for lane in lanes]
         results: dict[str, Output] = {}
+        rest: list[str] = []
         for lane, chan in zip(lanes, chans, strict=True):
-            out, err, status = self._read(chan, lane[0], len(lane))
-            framed = shell_batch.parse(out, marker)
-            if not framed and status in (126, 127):
-                raise CollectError(Reason.COMMAND_ERROR, _no_sh(err, status), lane[0])
+            stream = shell_batch.Stream(marker, self.max_output)
+            err, status, over = self._read(chan, lane[0], len(lane), stream)
+            framed = stream.done
             seconds = (time.monotonic() - start) / len(lane)
-            if len(framed) < len(lane):
+            if over:
+                cut = lane[len(framed)]
+                text = finish_text(stream.truncated())
+                results[cut] = Output(text, None, seconds, truncated_at=self.max_output)
+                rest += lane[len(framed) + 1 :]
+            elif not framed and status in (126, 127):
+                raise CollectError(Reason.COMMAND_ERROR, _no_sh(err, status), lane[0])
+            elif len(framed) < len(lane):
                 pending = lane[len(framed)]
                 raise CollectError(Reason.DISCONNECTED, "the batch ended early", pending)
             for command, item in zip(lane, framed, strict=False):
@@ -162,6 +182,8 @@ class ExecSession:
                 if item.status != 0:
                     error = (item.stderr_line or f"exit status {item.status}")[:200]
                 results[command] = Output(finish_text(item.stdout), error, seconds)
+        if rest:
+            results.update(zip(rest, self.run_many(rest), strict=True))
         return [results[c] for c in commands]
 
     def close(self) -> None:

@@ -22,7 +22,7 @@ import re
 import secrets
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 FUNCTION = "__rt"
 
@@ -65,3 +65,53 @@ def parse(text: str, marker: str) -> list[Framed]:
         found.append(Framed(text[pos : match.start()], int(match.group(1)), match.group(2)))
         pos = match.end()
     return found
+
+
+def cut_at_line(data: bytes | bytearray, cap: int) -> bytes:
+    """The first ``cap`` bytes of ``data`` up to and including their last newline."""
+    end = data.rfind(b"\n", 0, cap)
+    return bytes(data[: end + 1]) if end >= 0 else b""
+
+
+@dataclass
+class Stream:
+    """A batch's output read as it arrives: framed results, each command's output capped.
+
+    Holds at most the current command's output (up to ``cap`` bytes plus the last chunk);
+    finished commands move to :attr:`done` as soon as their frame line is complete.
+    """
+
+    marker: str
+    cap: int
+    plain: bool = False
+    """No framing: one command's output (a lone exec channel)."""
+    done: list[Framed] = field(default_factory=list)
+    buf: bytearray = field(default_factory=bytearray)
+    _scan: int = 0
+
+    def feed(self, data: bytes) -> bool:
+        """Take more output; True when the command being read went past the cap."""
+        self.buf += data
+        if self.plain:
+            return len(self.buf) > self.cap
+        head = b"\n" + self.marker.encode() + b" "
+        while True:
+            start = self.buf.find(head, self._scan)
+            if start < 0:
+                self._scan = max(0, len(self.buf) - len(head) + 1)
+                break
+            end = self.buf.find(b"\n", start + len(head))
+            if end < 0:  # the frame line is not complete yet
+                self._scan = start
+                break
+            line = bytes(self.buf[start + len(head) : end]).decode("utf-8", "replace")
+            status, _, error = line.partition(" ")
+            stdout = bytes(self.buf[:start]).decode("utf-8", "replace")
+            self.done.append(Framed(stdout, int(status) if status.isdigit() else -1, error))
+            del self.buf[: end + 1]
+            self._scan = 0
+        return len(self.buf) > self.cap
+
+    def truncated(self) -> str:
+        """The current command's output up to the cap, cut after its last complete line."""
+        return cut_at_line(self.buf, self.cap).decode("utf-8", "replace")

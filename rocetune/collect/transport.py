@@ -19,7 +19,7 @@ import logging
 import re
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from rocetune.collect import known_hosts
@@ -68,14 +68,32 @@ class NetmikoSession:
         # prints a space before the mode and the mode character (``switch (config) #``)
         self.pattern = rf"(?:^|[\r\n]){base}[ \t]?(?:\([^()\r\n]{{1,120}}\)[ \t]?)?[>#$%]?[ \t]*\Z"
         self.broken = False
+        self.spent = False
+        """True after a truncated output: the device may still be sending, so the session
+        is in an unknown state and runs nothing more (the caller reconnects)."""
         self.guard = _ReadGuard(time.monotonic() + device_timeout, max_output)
         _guard_reads(conn, self.guard)
 
+    @property
+    def deadline(self) -> float:
+        """The device deadline (time.monotonic); a reconnected session keeps the old one."""
+        return self.guard.deadline
+
+    @deadline.setter
+    def deadline(self, value: float) -> None:
+        self.guard.deadline = value
+
     def run(self, command: str) -> Output:
-        """Send one command and read up to the prompt."""
+        """Send one command and read up to the prompt.
+
+        Output past the cap is kept up to the cap, cut after its last complete line and
+        marked truncated; the session is then spent (dropped, never reused).
+        """
         check_command(command)
+        if self.spent:
+            raise CollectError(Reason.INTERNAL, "session spent by a truncated output", command)
         start = time.monotonic()
-        self.guard.received = 0
+        self.guard.received, self.guard.kept = 0, []
         try:
             text = self.conn.send_command(
                 command,
@@ -83,9 +101,18 @@ class NetmikoSession:
                 read_timeout=self.read_timeout,
                 auto_find_prompt=False,
             )
+        except _Overflow:
+            self.broken = self.spent = True
+            kept = _after_echo("".join(self.guard.kept), command)
+            self.guard.kept = []
+            cut = kept[: kept.rfind("\n", 0, self.guard.limit) + 1]
+            seconds = time.monotonic() - start
+            return Output(finish_text(cut), None, seconds, truncated_at=self.guard.limit)
         except Exception as exc:
             self.broken = True
             raise _with_command(exc, command) from exc
+        finally:
+            self.guard.kept = []
         text = finish_text(str(text))
         error = self.driver.command_error(text) if self.driver is not None else None
         return Output(text, error, time.monotonic() - start)
@@ -110,6 +137,22 @@ class _ReadGuard:
     deadline: float
     limit: int
     received: int = 0
+    kept: list[str] = field(default_factory=list)
+    """The current command's reads (at most ``limit`` characters plus one read)."""
+
+
+class _Overflow(Exception):
+    """The current command's output went past the cap (handled by NetmikoSession.run)."""
+
+
+def _after_echo(text: str, command: str) -> str:
+    """Raw terminal text without what precedes the command's echo and the echo line."""
+    text = re.sub(r"\r+\n", "\n", text)
+    at = text.find(command)
+    if at < 0:
+        return text
+    end = text.find("\n", at)
+    return text[end + 1 :] if end >= 0 else ""
 
 
 def _guard_reads(conn: Any, guard: _ReadGuard) -> None:
@@ -132,10 +175,9 @@ def _guard_reads(conn: Any, guard: _ReadGuard) -> None:
             if chan.closed or chan.eof_received or transport is None or not transport.is_active():
                 raise EOFError("the device closed the connection")
         guard.received += len(data)
+        guard.kept.append(data)
         if guard.received > guard.limit:
-            raise CollectError(
-                Reason.OUTPUT_TOO_LARGE, f"more than {guard.limit} bytes of output; stopped reading"
-            )
+            raise _Overflow
         if time.monotonic() > guard.deadline:
             raise CollectError(
                 Reason.COMMAND_TIMEOUT, "output not complete before the device deadline"

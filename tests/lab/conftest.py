@@ -82,6 +82,13 @@ HOSTILE: dict[str, dict[str, Any]] = {
     "h-nosh-host": {**GPU01, "hostile": "no_sh"},
     "h-drip-switch": {**LEAF1, "hostile": "drip", "hostile_on": RUNNING},
     "h-flood-switch": {**LEAF1, "hostile": "flood", "hostile_on": RUNNING, "flood_mib": 4},
+    "h-flood-eos": {
+        "platform": "eos",
+        "snapshot": str(FIXTURES / "eos" / "roce_spine"),
+        "hostile": "flood",
+        "hostile_on": "show running-config",
+        "flood_mib": 4,
+    },
 }
 """Hostile peers (tests/hardening/test_hostile_peers.py)."""
 

@@ -203,10 +203,10 @@ def load_device(
         try:
             result = parse_snapshot(driver, snap, name, role)
         except ParseError as exc:
-            problem = _cut_unparsable(name, snap, exc, platform or driver.name)
-            if problem is None:
+            cut = _cut_unparsable(name, snap, exc, platform or driver.name)
+            if cut is None:
                 raise
-            return Loaded(problem=problem, source=str(source))
+            return Loaded(problem=cut, source=str(source))
         if asic:
             result = replace(result, device=result.device.model_copy(update={"asic": asic}))
         return Loaded(result=result)
@@ -259,7 +259,7 @@ def _cut_unparsable(
         if record.status != "truncated" or source is None or exc.file is None:
             continue
         if Path(source.path) == Path(exc.file):
-            mib = f"{record.cap_bytes / 2**20:g} MiB" if record.cap_bytes else "the cap"
+            mib = _size(record.cap_bytes)
             msg = (
                 f"output of `{record.command}` truncated at {mib} cannot be parsed"
                 f" ({exc.message}); raise --max-output-mib"
@@ -268,9 +268,15 @@ def _cut_unparsable(
     return None
 
 
+def _size(cap: int | None) -> str:
+    if not cap:
+        return "the output cap"
+    return f"{cap // 2**20} MiB" if cap % 2**20 == 0 else f"{cap} bytes"
+
+
 def _truncated(record: CommandRecord, snap: Snapshot) -> Unparsed:
     source = snap.files.get(record.file)
-    mib = f"{record.cap_bytes / 2**20:g} MiB" if record.cap_bytes else "the output cap"
+    mib = _size(record.cap_bytes)
     return Unparsed(
         item=f"output of `{record.command}` truncated at {mib}: what follows was not read",
         reason="output cap, --max-output-mib",

@@ -70,7 +70,9 @@ def collect_options(func: F) -> F:
             type=click.IntRange(1, 4096),
             default=64,
             show_default=True,
-            help="MiB of output one command may return before the device fails.",
+            help="MiB of output kept per command: past it the output is cut after its last "
+            "complete line, marked truncated in meta.json and reported as RT001 (the device "
+            "is still collected).",
         ),
         click.option(
             "--retries",

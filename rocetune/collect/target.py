@@ -36,9 +36,9 @@ class Timeouts:
     device: float = 900.0
     """Per device: all its commands must finish within this many seconds."""
     max_output_bytes: int = 64 * 2**20
-    """Not a time but a limit of the same session: more output than this from one command
-    (or one exec batch) stops the read ("output too large"), so a flooding peer cannot
-    drive memory up."""
+    """Not a time but a limit of the same session: output of one command past this is cut
+    after its last complete line and marked truncated (the read stops there), so a flooding
+    peer cannot drive memory up."""
 
 
 @dataclass(frozen=True)

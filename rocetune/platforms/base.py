@@ -156,3 +156,26 @@ class Platform:
 
 PlatformDriver = Platform
 """The former name of the contract (a Protocol the driver classes implemented)."""
+
+
+def text_sniffer(sniff: Callable[[str], Command | None]) -> Sniffer:
+    """A :data:`Sniffer` from a sniff that reads only the text (the path is not evidence)."""
+
+    def sniffer(path: str, text: str) -> Command | None:
+        del path
+        return sniff(text)
+
+    return sniffer
+
+
+def lazy_transaction(module: str, name: str) -> Callable[[TxContext], Transaction]:
+    """A transaction factory that imports ``module``'s driver class ``name`` on first use, so
+    loading a platform does not load its apply driver."""
+
+    def factory(context: TxContext) -> Transaction:
+        from importlib import import_module
+
+        driver: Callable[[TxContext], Transaction] = getattr(import_module(module), name)
+        return driver(context)
+
+    return factory

@@ -182,3 +182,15 @@ class Planner:
     config_files: tuple[str, ...] | None = None
     """Snapshot file-name prefixes that hold the configuration a plan changes (its
     ``running_config_hash``); None = every file except the operational outputs."""
+
+
+def without_intent(remediate: Callable[[list[Fix], Snapshot, Device], PlatformPlan]) -> Remediator:
+    """A :data:`Remediator` from a remediation that never needs the rendered intent."""
+
+    def remediator(
+        fixes: list[Fix], snapshot: Snapshot, device: Device, intended: Callable[[], dict[str, str]]
+    ) -> PlatformPlan:
+        del intended
+        return remediate(fixes, snapshot, device)
+
+    return remediator

@@ -33,36 +33,14 @@ NVUE shape facts and their sources:
 
 from __future__ import annotations
 
-from rocetune.model import Device, PlatformLimits, WatchdogLimits
-from rocetune.platforms.base import Platform, fixed_commands
-from rocetune.platforms.changes import Fix, Planner, PlatformPlan
+from rocetune.model import PlatformLimits, WatchdogLimits
+from rocetune.platforms.base import Platform, fixed_commands, lazy_transaction, text_sniffer
+from rocetune.platforms.changes import Planner, without_intent
 from rocetune.platforms.common.cli_errors import SHELL
 from rocetune.platforms.cumulus import changeset, commands, context, redact, remediate
 from rocetune.platforms.cumulus.parse import parse_snapshot
-from rocetune.platforms.transaction import Transaction, TxContext
-from rocetune.snapshot import Command, Snapshot
 
 __all__ = ["PLATFORM"]
-
-
-def sniff(path: str, text: str) -> Command | None:
-    """The command a saved Cumulus file stands for, or None; never raises."""
-    del path
-    return commands.sniff(text)
-
-
-def _remediate(
-    fixes: list[Fix], snapshot: Snapshot, device: Device, intended: object
-) -> PlatformPlan:
-    del intended
-    return remediate.remediate(fixes, snapshot, device)
-
-
-def _transaction(context: TxContext) -> Transaction:
-    """The apply driver of :mod:`.transaction` (imported on first use)."""
-    from rocetune.platforms.cumulus.transaction import CumulusTransaction
-
-    return CumulusTransaction(context)
 
 
 PLATFORM = Platform(
@@ -70,7 +48,7 @@ PLATFORM = Platform(
     kind="switch",
     description="NVIDIA Cumulus Linux 5.x (NVUE)",
     commands=fixed_commands(commands.COMMANDS),
-    sniff=sniff,
+    sniff=text_sniffer(commands.sniff),
     parser=parse_snapshot,
     device_type="cumulus_linux",  # netmiko >= 4.6
     redactor=redact.redact,
@@ -85,12 +63,14 @@ PLATFORM = Platform(
     ),
     render=context.RENDER,
     planner=Planner(
-        remediate=_remediate,
+        remediate=without_intent(remediate.remediate),
         simulate=remediate.simulate,
         changeset=changeset.changeset,
         safe_apply="nvue-apply-confirm",
         fix_ext="nv.txt",
     ),
-    transaction_factory=_transaction,
+    transaction_factory=lazy_transaction(
+        "rocetune.platforms.cumulus.transaction", "CumulusTransaction"
+    ),
 )
 """NVIDIA Cumulus Linux 5.x switches configured with NVUE (``platform: cumulus``)."""

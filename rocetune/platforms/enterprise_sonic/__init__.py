@@ -14,20 +14,13 @@ Syntax covered and not covered, with sources: docs/platforms/enterprise_sonic.md
 from __future__ import annotations
 
 from rocetune.model import PlatformLimits, WatchdogLimits
-from rocetune.platforms.base import Platform, fixed_commands
+from rocetune.platforms.base import Platform, fixed_commands, text_sniffer
 from rocetune.platforms.changes import Planner
 from rocetune.platforms.common.cli_errors import CISCO
 from rocetune.platforms.enterprise_sonic import changeset, commands, context, redact, remediate
 from rocetune.platforms.enterprise_sonic.parse import parse_snapshot
-from rocetune.snapshot import Command
 
 __all__ = ["PLATFORM"]
-
-
-def sniff(path: str, text: str) -> Command | None:
-    """The command a saved sonic-cli file stands for, or None; never raises."""
-    del path
-    return commands.sniff(text)
 
 
 PLATFORM = Platform(
@@ -35,7 +28,7 @@ PLATFORM = Platform(
     kind="switch",
     description="Enterprise SONiC (Dell/Broadcom sonic-cli running configuration)",
     commands=fixed_commands(commands.COMMANDS),
-    sniff=sniff,
+    sniff=text_sniffer(commands.sniff),
     parser=parse_snapshot,  # ParseError when the running configuration is missing
     # netmiko's DellSonicSSH logs in to bash, runs `sonic-cli` and `terminal length 0`
     device_type="dell_sonic",

@@ -18,36 +18,14 @@ not be confirmed are marked **[unverified]** where they are used.
 
 from __future__ import annotations
 
-from rocetune.model import Device, PlatformLimits, WatchdogLimits
-from rocetune.platforms.base import Platform, fixed_commands
-from rocetune.platforms.changes import Fix, Planner, PlatformPlan
+from rocetune.model import PlatformLimits, WatchdogLimits
+from rocetune.platforms.base import Platform, fixed_commands, lazy_transaction, text_sniffer
+from rocetune.platforms.changes import Planner, without_intent
 from rocetune.platforms.common.cli_errors import CISCO
 from rocetune.platforms.eos import changeset, commands, context, redact, remediate
 from rocetune.platforms.eos.parse import MTU_MAX, parse_snapshot
-from rocetune.platforms.transaction import Transaction, TxContext
-from rocetune.snapshot import Command, Snapshot
 
 __all__ = ["PLATFORM"]
-
-
-def sniff(path: str, text: str) -> Command | None:
-    """The command a saved EOS file stands for, or None; never raises."""
-    del path
-    return commands.sniff(text)
-
-
-def _remediate(
-    fixes: list[Fix], snapshot: Snapshot, device: Device, intended: object
-) -> PlatformPlan:
-    del intended
-    return remediate.remediate(fixes, snapshot, device)
-
-
-def _transaction(context: TxContext) -> Transaction:
-    """The apply driver of :mod:`.transaction` (imported on first use)."""
-    from rocetune.platforms.eos.transaction import EosTransaction
-
-    return EosTransaction(context)
 
 
 PLATFORM = Platform(
@@ -55,7 +33,7 @@ PLATFORM = Platform(
     kind="switch",
     description="Arista EOS",
     commands=fixed_commands(commands.COMMANDS),
-    sniff=sniff,
+    sniff=text_sniffer(commands.sniff),
     parser=parse_snapshot,  # ParseError when the running-config is missing
     device_type="arista_eos",
     redactor=redact.redact,
@@ -72,13 +50,13 @@ PLATFORM = Platform(
     ),
     render=context.RENDER,
     planner=Planner(
-        remediate=_remediate,
+        remediate=without_intent(remediate.remediate),
         simulate=remediate.simulate,
         changeset=changeset.changeset,
         safe_apply="config-session-commit-timer",
         fix_ext="cfg",
         comment="!",
     ),
-    transaction_factory=_transaction,
+    transaction_factory=lazy_transaction("rocetune.platforms.eos.transaction", "EosTransaction"),
 )
 """Arista EOS switches (``platform: eos`` in the inventory)."""

@@ -29,38 +29,15 @@ command family (:mod:`.mlnx_qos`, :mod:`.ethtool`, :mod:`.sysfs`, :mod:`.rdma`,
 
 from __future__ import annotations
 
-from rocetune.model import Device
-from rocetune.platforms.base import Platform
-from rocetune.platforms.changes import Fix, Planner, PlatformPlan
+from rocetune.platforms.base import Platform, lazy_transaction, text_sniffer
+from rocetune.platforms.changes import Planner, without_intent
 from rocetune.platforms.common.cli_errors import SHELL
 from rocetune.platforms.linux_host import changeset, commands, context, redact, remediate, simulate
 from rocetune.platforms.linux_host.followups import followup_commands
 from rocetune.platforms.linux_host.parse import parse_snapshot
 from rocetune.platforms.linux_host.sniff import sniff as sniff_text
-from rocetune.platforms.transaction import Transaction, TxContext
-from rocetune.snapshot import Command, Snapshot
 
 __all__ = ["PLATFORM"]
-
-
-def sniff(path: str, text: str) -> Command | None:
-    """The command a saved host file stands for, or None; never raises."""
-    del path
-    return sniff_text(text)
-
-
-def _remediate(
-    fixes: list[Fix], snapshot: Snapshot, device: Device, intended: object
-) -> PlatformPlan:
-    del intended
-    return remediate.remediate(fixes, snapshot, device)
-
-
-def _transaction(context: TxContext) -> Transaction:
-    """The apply driver of :mod:`.transaction` (imported on first use)."""
-    from rocetune.platforms.linux_host.transaction import HostTransaction
-
-    return HostTransaction(context)
 
 
 PLATFORM = Platform(
@@ -69,14 +46,14 @@ PLATFORM = Platform(
     description="Linux host with NVIDIA ConnectX NICs",
     commands=commands.commands,  # host-wide, then per NIC; ValueError for a bad NIC name
     followup_commands=followup_commands,  # per RDMA device and PCI function
-    sniff=sniff,
+    sniff=text_sniffer(sniff_text),
     parser=parse_snapshot,  # odd input becomes Unparsed items, never an exception
     device_type="linux",
     redactor=redact.redact,
     error_marker=SHELL,
     render=context.RENDER,
     planner=Planner(
-        remediate=_remediate,
+        remediate=without_intent(remediate.remediate),
         simulate=simulate.simulate,
         changeset=changeset.changeset,
         safe_apply="captured-values-restore",
@@ -84,6 +61,8 @@ PLATFORM = Platform(
         # the outputs the plan's commands change
         config_files=("mlnx_qos", "cat_sys_class_net", "mlxconfig", "cma_roce", "ethtool_a_"),
     ),
-    transaction_factory=_transaction,
+    transaction_factory=lazy_transaction(
+        "rocetune.platforms.linux_host.transaction", "HostTransaction"
+    ),
 )
 """Linux hosts with NVIDIA ConnectX NICs (``platform: linux_host``)."""

@@ -25,36 +25,14 @@ and public collectors' NX-OS JSON samples (see :mod:`.commands`).
 
 from __future__ import annotations
 
-from rocetune.model import Device, PlatformLimits
-from rocetune.platforms.base import Platform, fixed_commands
-from rocetune.platforms.changes import Fix, Planner, PlatformPlan
+from rocetune.model import PlatformLimits
+from rocetune.platforms.base import Platform, fixed_commands, lazy_transaction, text_sniffer
+from rocetune.platforms.changes import Planner, without_intent
 from rocetune.platforms.common.cli_errors import CISCO
 from rocetune.platforms.nxos import changeset, commands, context, redact, remediate
 from rocetune.platforms.nxos.parse import parse_snapshot
-from rocetune.platforms.transaction import Transaction, TxContext
-from rocetune.snapshot import Command, Snapshot
 
 __all__ = ["PLATFORM"]
-
-
-def sniff(path: str, text: str) -> Command | None:
-    """The command a saved NX-OS file stands for, or None; never raises."""
-    del path
-    return commands.sniff(text)
-
-
-def _remediate(
-    fixes: list[Fix], snapshot: Snapshot, device: Device, intended: object
-) -> PlatformPlan:
-    del intended
-    return remediate.remediate(fixes, snapshot, device)
-
-
-def _transaction(context: TxContext) -> Transaction:
-    """The apply driver of :mod:`.transaction` (imported on first use)."""
-    from rocetune.platforms.nxos.transaction import NxosTransaction
-
-    return NxosTransaction(context)
 
 
 PLATFORM = Platform(
@@ -62,7 +40,7 @@ PLATFORM = Platform(
     kind="switch",
     description="Cisco NX-OS",
     commands=fixed_commands(commands.COMMANDS),
-    sniff=sniff,
+    sniff=text_sniffer(commands.sniff),
     parser=parse_snapshot,
     device_type="cisco_nxos",
     redactor=redact.redact,
@@ -71,13 +49,13 @@ PLATFORM = Platform(
     limits=PlatformLimits(mtu_max=9216),  # NX-OS mtu 576-9216 (docs/mtu.md)
     render=context.RENDER,
     planner=Planner(
-        remediate=_remediate,
+        remediate=without_intent(remediate.remediate),
         simulate=remediate.simulate,
         changeset=changeset.changeset,
         safe_apply="checkpoint-rollback",
         fix_ext="cfg",
         comment="!",
     ),
-    transaction_factory=_transaction,
+    transaction_factory=lazy_transaction("rocetune.platforms.nxos.transaction", "NxosTransaction"),
 )
 """Cisco Nexus switches running NX-OS (``platform: nxos``)."""

@@ -16,21 +16,14 @@ Syntax covered and not covered: docs/platforms/onyx.md.
 from __future__ import annotations
 
 from rocetune.model import PlatformLimits
-from rocetune.platforms.base import Platform, fixed_commands
+from rocetune.platforms.base import Platform, fixed_commands, text_sniffer
 from rocetune.platforms.changes import Planner
 from rocetune.platforms.common.cli_errors import CISCO
 from rocetune.platforms.onyx import changeset, commands, context, redact, remediate
 from rocetune.platforms.onyx.parse import parse_snapshot
 from rocetune.platforms.onyx.reader import MTU_MAX
-from rocetune.snapshot import Command
 
 __all__ = ["PLATFORM"]
-
-
-def sniff(path: str, text: str) -> Command | None:
-    """The command a saved Onyx file stands for, or None; never raises."""
-    del path
-    return commands.sniff(text)
 
 
 PLATFORM = Platform(
@@ -38,7 +31,7 @@ PLATFORM = Platform(
     kind="switch",
     description="NVIDIA Onyx",
     commands=fixed_commands(commands.COMMANDS),
-    sniff=sniff,
+    sniff=text_sniffer(commands.sniff),
     parser=parse_snapshot,  # ParseError when the snapshot has no running-config
     device_type="mellanox_mlnxos",
     redactor=redact.redact,

@@ -10,14 +10,13 @@ semantics decisions are in each module's docstring.
 from __future__ import annotations
 
 from rocetune.model import PlatformLimits, WatchdogLimits
-from rocetune.platforms.base import Platform, fixed_commands
+from rocetune.platforms.base import Platform, fixed_commands, lazy_transaction
 from rocetune.platforms.changes import Planner
 from rocetune.platforms.common.cli_errors import SHELL
 from rocetune.platforms.sonic import changeset, context, redact, remediate
 from rocetune.platforms.sonic.commands import COMMANDS, CONFIG_DB
 from rocetune.platforms.sonic.detect import looks_like_config_db
 from rocetune.platforms.sonic.parse import parse_snapshot
-from rocetune.platforms.transaction import Transaction, TxContext
 from rocetune.snapshot import Command
 
 __all__ = ["PLATFORM"]
@@ -27,13 +26,6 @@ def sniff(path: str, text: str) -> Command | None:
     """The config_db command when ``text`` is a SONiC CONFIG_DB JSON file."""
     del path
     return CONFIG_DB if looks_like_config_db(text) else None
-
-
-def _transaction(context: TxContext) -> Transaction:
-    """The apply driver of :mod:`.transaction` (imported on first use)."""
-    from rocetune.platforms.sonic.transaction import SonicTransaction
-
-    return SonicTransaction(context)
 
 
 PLATFORM = Platform(
@@ -66,6 +58,8 @@ PLATFORM = Platform(
         native="patch",
         fix_ext="patch.json",
     ),
-    transaction_factory=_transaction,
+    transaction_factory=lazy_transaction(
+        "rocetune.platforms.sonic.transaction", "SonicTransaction"
+    ),
 )
 """SONiC switches (``platform: sonic`` in the inventory)."""

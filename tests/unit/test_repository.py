@@ -13,7 +13,7 @@ import pytest
 from tests.paths import CORPUS, ROOT
 
 # Paths of a developer machine or CI box. Device transcripts in the test data legitimately
-# show remote prompts such as ``root@sonic:/home/admin#``; data files are not scanned.
+# show remote shell prompts (user@switch, then its home directory); data files are not scanned.
 _MACHINE_PATH = re.compile(r"(?<![\w.@:~-])/(?:work|root|home|Users)/[\w.-]")
 _DATA_DIRS = ("tests/corpus/", "tests/fixtures/", "inventories/", "tests/checks/cases/")
 _TEXT = (".py", ".md", ".toml", ".cfg", ".ini", ".yaml", ".yml", ".j2", ".txt", ".sh", "")

@@ -35,6 +35,22 @@ class CliScope:
     hint: str
 
 
+def kind_by_prefix(line: str, kinds: tuple[tuple[tuple[str, ...], str], ...]) -> str:
+    """The neutral kind of a config line from a ``(prefixes, kind)`` table, first match wins;
+    a ``no`` form counts as the line it negates; ``other`` when nothing matches."""
+    bare = line[3:] if line.startswith("no ") else line
+    for prefixes, kind in kinds:
+        if any(bare == p or bare.startswith(p + " ") for p in prefixes):
+            return kind
+    return "other"
+
+
+def interface_port(header: str) -> str | None:
+    """The interface of an ``interface X`` section header, else None."""
+    words = header.split()
+    return words[1] if len(words) == 2 and words[0] == "interface" else None
+
+
 def tree_of(text: str) -> Tree:
     """Indented config text -> nested sections (same header merged; ``!``/``end`` dropped)."""
     root: Tree = {}

@@ -16,7 +16,12 @@ from hier_config import Platform
 
 from rocetune.model import Device
 from rocetune.platforms.changes import Change, PlatformPlan
-from rocetune.platforms.common.cli_changeset import CliScope, diff_cli
+from rocetune.platforms.common.cli_changeset import (
+    CliScope,
+    diff_cli,
+    interface_port,
+    kind_by_prefix,
+)
 from rocetune.platforms.enterprise_sonic.grammar import Issues, Node, read_tree
 from rocetune.platforms.enterprise_sonic.remediate import SAFE_APPLY, _source
 from rocetune.snapshot import Snapshot
@@ -41,16 +46,7 @@ def kind_of(line: str) -> str:
         return "ecn"
     if bare.startswith("queue "):
         return "scheduling"
-    for prefixes, kind in KINDS:
-        if any(bare == p or bare.startswith(p + " ") for p in prefixes):
-            return kind
-    return "other"
-
-
-def port_of(header: str) -> str | None:
-    """The interface of an ``interface X`` block header."""
-    words = header.split()
-    return words[1] if len(words) == 2 and words[0] == "interface" else None
+    return kind_by_prefix(line, KINDS)
 
 
 SCOPE = CliScope(
@@ -58,7 +54,7 @@ SCOPE = CliScope(
     owned_prefixes=("priority-flow-control watchdog polling-interval",),
     partial_sections=("interface ",),
     kind_of=kind_of,
-    port_of=port_of,
+    port_of=interface_port,
     hint=SAFE_APPLY,
 )
 

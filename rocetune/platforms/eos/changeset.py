@@ -13,7 +13,12 @@ from hier_config import Platform
 
 from rocetune.model import Device
 from rocetune.platforms.changes import PlatformPlan
-from rocetune.platforms.common.cli_changeset import CliScope, diff_cli
+from rocetune.platforms.common.cli_changeset import (
+    CliScope,
+    diff_cli,
+    interface_port,
+    kind_by_prefix,
+)
 from rocetune.platforms.eos.commands import RUNNING_CONFIG
 from rocetune.platforms.eos.remediate import SAFE_APPLY
 from rocetune.snapshot import Snapshot
@@ -34,17 +39,7 @@ KINDS: tuple[tuple[tuple[str, ...], str], ...] = (
 
 def kind_of(line: str) -> str:
     """The neutral kind of one config line."""
-    bare = line[3:] if line.startswith("no ") else line
-    for prefixes, kind in KINDS:
-        if any(bare == p or bare.startswith(p + " ") for p in prefixes):
-            return kind
-    return "other"
-
-
-def port_of(header: str) -> str | None:
-    """The interface of an ``interface X`` section header."""
-    words = header.split()
-    return words[1] if len(words) == 2 and words[0] == "interface" else None
+    return kind_by_prefix(line, KINDS)
 
 
 SCOPE = CliScope(
@@ -52,7 +47,7 @@ SCOPE = CliScope(
     owned_prefixes=("qos map ", "priority-flow-control "),
     partial_sections=("interface ",),
     kind_of=kind_of,
-    port_of=port_of,
+    port_of=interface_port,
     hint=SAFE_APPLY,
 )
 

@@ -57,6 +57,7 @@ class LosslessDomain(DeviceRule):
                 observed="0 ports",
                 expected="the switch's ports",
                 severity=Severity.ERROR,
+                asserts_absence=True,
             )
             return
         templates = [p.name for p in dev.ports.values() if p.template]
@@ -92,6 +93,7 @@ class LosslessDomain(DeviceRule):
                 device=dev.name,
                 observed=f"{len(names)} ports without lossless config",
                 expected=f"{len(scope.roce)} RoCE ports checked; the others declared or lossless",
+                asserts_absence=True,
             )
 
 
@@ -117,6 +119,7 @@ def _no_roce_port(dev: Device, scope: RoceScope) -> Iterable[Result]:
         observed="0 RoCE ports",
         expected="at least one RoCE port",
         severity=Severity.ERROR,
+        asserts_absence=scope.basis == "config",
     )
 
 

@@ -11,9 +11,11 @@ Commands come only from the driver's command list (every NIC, RDMA device and PC
 in them was validated by :mod:`rocetune.platforms.linux_host.names`). A command with no
 shell syntax is split with :func:`shlex.split` and executed directly (no shell); one that
 needs a shell (the sysfs globs ``/sys/class/net/eth2/ecn/roce_*p/*``) runs under
-``sh -c``. Each command has its own timeout (its process group is killed when it expires);
-a missing tool, a non-zero exit or a timeout is the command's error, recorded in
-``meta.json`` (status ``error``) and never fatal for an optional command.
+``sh -c``. Each command has its own timeout (its process group is killed when it expires)
+and the output cap of ``--max-output-mib`` (past it the command is stopped and its output
+kept up to the cap, marked truncated, as over SSH); a missing tool, a non-zero exit or a
+timeout is the command's error, recorded in ``meta.json`` (status ``error``) and never fatal
+for an optional command.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import selectors
 import shlex
 import signal
 import socket
@@ -29,11 +32,13 @@ import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from rocetune.collect.credentials import Credentials
 from rocetune.collect.job import Job, Outcome, run_job
 from rocetune.collect.options import CollectOptions
+from rocetune.collect.shell_batch import cut_at_line
 from rocetune.collect.target import Target
 from rocetune.collect.transport import check_command, finish_text
 from rocetune.outputs import LOCK_FILE, DirectoryLock
@@ -95,20 +100,17 @@ class LocalSession:
             return Output("", f"{words[0]}: command not found", time.monotonic() - start)
         except OSError as exc:
             return Output("", f"{words[0]}: {exc.strerror or exc}", time.monotonic() - start)
-        try:
-            out, err = proc.communicate(timeout=self.timeout)
-        except subprocess.TimeoutExpired:
-            _kill_group(proc)
-            proc.communicate()
-            why = f"timed out after {self.timeout:g} s"
-            return Output("", why, time.monotonic() - start)
+        got = _read_capped(proc, self.timeout, self.max_output)
         seconds = time.monotonic() - start
-        if len(out) > self.max_output:
-            return Output("", f"more than {self.max_output} bytes of output", seconds)
-        text = out.decode("utf-8", "replace")
+        if got.timed_out:
+            return Output("", f"timed out after {self.timeout:g} s", seconds)
+        if got.cut:
+            text = cut_at_line(got.out, self.max_output).decode("utf-8", "replace")
+            return Output(finish_text(text), None, seconds, truncated_at=self.max_output)
+        text = got.out.decode("utf-8", "replace")
         if proc.returncode != 0:
             fallback = f"exit status {proc.returncode}"
-            error = _first_line(err.decode("utf-8", "replace"), fallback)
+            error = _first_line(got.err.decode("utf-8", "replace"), fallback)
             if proc.returncode == 127 and words[0] == "sh":
                 error = f"{error} (command not found)" if "not found" not in error else error
             return Output(finish_text(text), error, seconds)
@@ -125,6 +127,68 @@ class LocalSession:
 
     def close(self) -> None:
         """Nothing to close."""
+
+
+_CHUNK = 1 << 16
+_ERR_KEPT = 1 << 16
+"""Bytes of a command's stderr kept (its first line is the error; the rest is drained)."""
+
+
+@dataclass
+class _Read:
+    out: bytearray = field(default_factory=bytearray)
+    err: bytearray = field(default_factory=bytearray)
+    cut: bool = False
+    """stdout went past the cap: the command was stopped, what followed was not read."""
+    timed_out: bool = False
+
+
+def _read_capped(proc: subprocess.Popen[bytes], timeout: float, cap: int) -> _Read:
+    """Read a child's stdout and stderr as they arrive, within ``timeout`` seconds in all.
+
+    Holds at most ``cap`` bytes of stdout plus one chunk (the output cap of
+    ``--max-output-mib``, as over SSH): past the cap the process group is killed and the
+    output is marked cut; stderr keeps its first 64 KiB and is drained after that.
+    """
+    got = _Read()
+    deadline = time.monotonic() + timeout
+    assert proc.stdout is not None
+    assert proc.stderr is not None
+    streams = {proc.stdout.fileno(): got.out, proc.stderr.fileno(): got.err}
+    with selectors.DefaultSelector() as sel:
+        for fd in streams:
+            os.set_blocking(fd, False)
+            sel.register(fd, selectors.EVENT_READ)
+        while sel.get_map():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                got.timed_out = True
+                break
+            for key, _ in sel.select(min(left, 1.0)):
+                fd = int(key.fd)
+                try:
+                    chunk = os.read(fd, _CHUNK)
+                except BlockingIOError:
+                    continue
+                if not chunk:
+                    sel.unregister(fd)
+                    continue
+                kept = streams[fd]
+                if kept is got.err:
+                    kept += chunk[: max(0, _ERR_KEPT - len(kept))]
+                    continue
+                kept += chunk
+                if len(kept) > cap:
+                    got.cut = True
+                    break
+            if got.cut:
+                break
+    if got.cut or got.timed_out:
+        _kill_group(proc)
+    proc.stdout.close()
+    proc.stderr.close()
+    proc.wait()
+    return got
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import time
 from pathlib import Path
 
@@ -11,7 +12,14 @@ from click.testing import CliRunner
 
 from rocetune.cli import cli
 from rocetune.collect import CollectOptions, Timeouts
-from rocetune.collect.local import LocalSession, argv, collect_local, discover_nics
+from rocetune.collect.local import (
+    _CHUNK,
+    LocalSession,
+    _read_capped,
+    argv,
+    collect_local,
+    discover_nics,
+)
 from rocetune.outputs import OutputError
 from tests import fakehost
 from tests.paths import ROOT
@@ -78,6 +86,41 @@ def test_a_hung_command_times_out_alone(tools: Path, tmp_path: Path) -> None:
     meta = _meta(tmp_path / "gpu01")
     assert "timed out" in str(meta["ethtool eth2"]["error"])
     assert meta["mlnx_qos -i eth2"]["status"] == "ok"
+
+
+def test_a_flooding_command_is_cut_at_the_cap_and_marked(tools: Path, tmp_path: Path) -> None:
+    """A local tool that never stops printing is stopped at the output cap: the output is
+    kept up to the cap (whole lines), marked truncated in meta.json, the other commands run."""
+    (tools / "ethtool").write_text("#!/bin/sh\nwhile :; do echo 'rx_prio3_pause: 1'; done\n")
+    cap = 1 << 20
+    options = CollectOptions(timeouts=Timeouts(read=20.0, max_output_bytes=cap), durable=False)
+    start = time.monotonic()
+    outcome = collect_local(tmp_path, options, nics=["eth2"], name="gpu01")
+    assert time.monotonic() - start < 15, "stopped at the cap, not at the timeout"
+    assert outcome.ok, outcome.failure
+    meta = _meta(tmp_path / "gpu01")
+    assert meta["ethtool eth2"]["status"] == "truncated"
+    assert meta["ethtool eth2"]["cap_bytes"] == cap
+    kept = (tmp_path / "gpu01" / "ethtool_eth2.txt").read_bytes()
+    assert 0 < len(kept) <= cap
+    assert kept.endswith(b"rx_prio3_pause: 1\n"), "cut after its last complete line"
+    assert meta["mlnx_qos -i eth2"]["status"] == "ok"
+
+
+def test_a_flood_is_held_up_to_the_cap_plus_one_chunk() -> None:
+    """The flood is never read whole: at most the cap plus one read chunk is held, and the
+    session's output is whole lines within the cap."""
+    proc = subprocess.Popen(["yes", "rocetune"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    got = _read_capped(proc, 20.0, 4096)
+    assert got.cut
+    assert not got.timed_out
+    assert 4096 < len(got.out) <= 4096 + _CHUNK
+    assert proc.returncode is not None, "the flooding process was stopped"
+    out = LocalSession(20.0, max_output_bytes=4096).run("sh -c 'yes rocetune'")
+    assert out.truncated_at == 4096
+    assert out.error is None
+    assert set(out.text.splitlines()) == {"rocetune"}
+    assert len(out.text.encode()) <= 4096
 
 
 def test_nics_discovered_from_ibdev2netdev(tools: Path) -> None:

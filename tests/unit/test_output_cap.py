@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import get_args
 
 from rocetune.collect.shell_batch import Stream, cut_at_line, parse
+from rocetune.api import lint
 from rocetune.load import load_device
-from rocetune.model import Feature
+from rocetune.model import Feature, Severity
 from rocetune.snapshot import CommandRecord, SnapshotMeta, read_meta
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -72,12 +73,14 @@ def test_meta_records_truncation_and_old_meta_still_loads(tmp_path: Path) -> Non
     assert [(r.status, r.cap_bytes) for r in got] == [("ok", None), ("error", None), ("ok", None)]
 
 
-def _eos_snapshot(tmp_path: Path, status: str) -> Path:
+def _eos_snapshot(tmp_path: Path, status: str, keep: int = 38) -> Path:
+    """spine1's snapshot with its running config cut after ``keep`` lines (38: before its
+    PFC lines; 16: before its QoS and every interface)."""
     snap = tmp_path / status / "spine1"
     shutil.copytree(FIXTURES / "eos" / "roce_spine", snap)
     config = snap / "show_running_config.txt"
     lines = config.read_text(encoding="utf-8").splitlines(keepends=True)
-    config.write_text("".join(lines[:38]), encoding="utf-8")  # cut before its PFC lines
+    config.write_text("".join(lines[:keep]), encoding="utf-8")
     record = {"command": "show running-config", "file": config.name, "status": status}
     if status == "truncated":
         record["cap_bytes"] = 2**20
@@ -101,6 +104,22 @@ def test_a_truncated_output_is_an_rt001_item_touching_every_feature(tmp_path: Pa
     assert set(item.features) == set(get_args(Feature)), "any rule reading it cannot verify"
     assert item.file is not None
     assert item.file.endswith("show_running_config.txt")
+
+
+def test_a_config_cut_before_its_qos_is_could_not_verify_not_no_roce_port(tmp_path: Path) -> None:
+    """RT003 "no RoCE port" asserts an absence: after a cut it is RT000 (the lossless config
+    may follow the cut), while the same text read whole is still the error. (The ports
+    themselves come from the other outputs of the snapshot.)"""
+    whole = lint([_eos_snapshot(tmp_path, "ok", keep=16)], platform="eos")
+    assert [(f.code, f.severity) for f in whole.findings if f.code == "RT003"] == [
+        ("RT003", Severity.ERROR)
+    ]
+    assert "no RoCE port" in next(f.message for f in whole.findings if f.code == "RT003")
+    cut = lint([_eos_snapshot(tmp_path, "truncated", keep=16)], platform="eos")
+    assert not [f for f in cut.findings if f.code == "RT003"]
+    notes = [f.message for f in cut.findings if f.code == "RT000" and "RT003" in f.message]
+    assert len(notes) == 1
+    assert "truncated at 1 MiB" in notes[0]
 
 
 def test_a_truncated_json_output_that_cannot_be_parsed_is_not_an_input_error(

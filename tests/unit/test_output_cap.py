@@ -8,8 +8,8 @@ import shutil
 from pathlib import Path
 from typing import get_args
 
-from rocetune.collect.shell_batch import Stream, cut_at_line, parse
 from rocetune.api import lint
+from rocetune.collect.shell_batch import Stream, cut_at_line, parse
 from rocetune.load import load_device
 from rocetune.model import Feature, Severity
 from rocetune.snapshot import CommandRecord, SnapshotMeta, read_meta

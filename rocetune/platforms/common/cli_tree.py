@@ -19,9 +19,10 @@ CLI transcripts often do not indent at all. The tree therefore follows both:
 - ``banner <kind> <delimiter>...<delimiter>`` (NX-OS, IOS), ``banner <kind>`` ... ``EOF``
   and ``comment`` ... ``EOF`` (EOS) are consumed whole; ``!`` lines are comments.
 
-:class:`Issues` collects the Unparsed items (RT001) of one file in linear time; each item
-names the ports of the interface body it sits in (``None`` for a global line) and the
-features it may change (:func:`features_of`).
+:class:`Issues` is the shared unparsed-line collector (:mod:`.unparsed`) with what a tree
+reader adds: the host name of the first prompt and recording a node, a block or the QoS-looking
+lines of a skipped block. Each item names the ports of the interface body it sits in (``None``
+for a global line) and the features it may change (:func:`~.unparsed.features_of`).
 """
 
 from __future__ import annotations
@@ -30,10 +31,9 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from rocetune.model import Unparsed
 from rocetune.model.device import Feature
+from rocetune.platforms.common.unparsed import UnparsedCollector
 
-MAX_ITEM = 200
 MAX_LINES = 500_000
 _PROMPT = re.compile(
     r"^(?P<host>[A-Za-z0-9][\w.\-:/]{0,62})(?P<mode>\((?:config|cfg)[\w\-./ ]{0,40}\))?"
@@ -307,84 +307,13 @@ def _parent(node: Node, stack: list[Node], grammar: Grammar) -> Node | None:
     return None
 
 
-def features_of(text: str) -> tuple[Feature, ...]:
-    """The facts a QoS line may change, by its words (``()`` when none is recognisable)."""
-    low = text.lower()
-    words = set(re.split(r"[\s,:=]+", low))
-    found: list[Feature] = []
-    for feature, keys, parts in _FEATURE_WORDS:
-        if (words & keys or any(p in low for p in parts)) and feature not in found:
-            found.append(feature)
-    return tuple(found)
-
-
-_FEATURE_WORDS: tuple[tuple[Feature, frozenset[str], tuple[str, ...]], ...] = (
-    ("trust", frozenset({"trust", "service-profile", "--trust"}), ("type qos", "qos profile")),
-    (
-        "dscp_map",
-        frozenset({"dscp", "qos-group", "traffic-class", "match", "set", "cos", "dscp2prio"}),
-        ("type qos", "cos-dscp"),
-    ),
-    (
-        "pfc",
-        frozenset({"pfc", "pause", "no-drop", "flowcontrol", "pfc-cos"}),
-        ("flow-control", "pfc"),
-    ),
-    ("watchdog", frozenset({"watchdog"}), ("watch-dog",)),
-    ("ecn", frozenset({"ecn", "random-detect", "wred", "red"}), ("congestion-control",)),
-    (
-        "scheduler",
-        frozenset({"bandwidth", "shape", "tx-queue", "wrr", "ets", "tsa", "strict", "--tsa"}),
-        ("type queuing", "priority level", "priority strict"),
-    ),
-    ("buffers", frozenset({"buffer", "queue-limit", "mmu", "headroom", "pool"}), ("buffer",)),
-    ("mtu", frozenset({"mtu", "jumbomtu"}), ()),
-    ("speed", frozenset({"speed"}), ("breakout",)),
-    ("ports", frozenset(), ("breakout",)),
-    ("lldp", frozenset({"lldp"}), ()),
-    ("cnp", frozenset({"cnp"}), ("cnp_",)),
-    ("dscp_map", frozenset({"tos", "tclass", "traffic_class"}), ("roce_tos",)),
-    ("dcqcn", frozenset({"dcqcn"}), ("roce_np", "roce_rp", "rpg_", "dce_tcp")),
-    ("roce_mode", frozenset(), ("roce_mode", "roce v")),
-)
-
-
 @dataclass
-class Issues:
-    """Collects Unparsed items (RT001) for one input file, without duplicates (linear)."""
+class Issues(UnparsedCollector):
+    """The Unparsed items (RT001) of one CLI file (:class:`UnparsedCollector`), and the host
+    name its first prompt shows."""
 
-    file: str
-    items: list[Unparsed] = field(default_factory=list)
-    ports: tuple[str, ...] | None = None
-    """The ports of the interface body being read (set by the readers), None = global."""
     prompt_host: str | None = None
     """The host name the first CLI prompt of the file shows (``leaf01(config)#``)."""
-    _seen: set[tuple[str, str, int | None]] = field(default_factory=set)
-
-    def add(
-        self,
-        item: str,
-        reason: str,
-        line: int | None,
-        *,
-        features: tuple[Feature, ...] | None = None,
-        ports: tuple[str, ...] | None = None,
-    ) -> None:
-        """Record one item the parser did not understand (features guessed when None)."""
-        key = (item[:MAX_ITEM], reason, line)
-        if key in self._seen:
-            return
-        self._seen.add(key)
-        self.items.append(
-            Unparsed(
-                item=key[0],
-                reason=reason,
-                file=self.file,
-                line=line,
-                ports=ports if ports is not None else self.ports,
-                features=features_of(item) if features is None else features,
-            )
-        )
 
     def node(self, node: Node, reason: str, *, features: tuple[Feature, ...] | None = None) -> None:
         """Record one configuration line."""

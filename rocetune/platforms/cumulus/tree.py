@@ -14,12 +14,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from rocetune.model import Unparsed
 from rocetune.model.device import Feature
+from rocetune.platforms.common.unparsed import UnparsedCollector
 from rocetune.platforms.cumulus.scope import path_of, scope
 
 KeyPath = tuple[str, ...]
-_MAX_ITEM = 200
 
 
 @dataclass
@@ -54,15 +53,9 @@ class ConfigTree:
 
 
 @dataclass
-class Issues:
-    """Collects Unparsed items (RT001) for one input file, without duplicates.
-
-    Each item gets the ports and features its key path says (:mod:`.scope`); duplicates are
-    found through a set, so collecting is linear in the number of items."""
-
-    file: str
-    items: list[Unparsed] = field(default_factory=list)
-    _seen: set[tuple[str, str, int | None]] = field(default_factory=set)
+class Issues(UnparsedCollector):
+    """The Unparsed items (RT001) of one NVUE file (:class:`UnparsedCollector`): each item
+    gets the ports and features its key path says (:mod:`.scope`)."""
 
     def add(
         self,
@@ -70,26 +63,22 @@ class Issues:
         reason: str,
         line: int | None,
         *,
-        path: KeyPath | None = None,
-        ports: tuple[str, ...] | None = None,
         features: tuple[Feature, ...] | None = None,
+        ports: tuple[str, ...] | None = None,
+        path: KeyPath | None = None,
     ) -> None:
-        """Record one item the parser did not understand."""
-        text = item[:_MAX_ITEM]
-        key = (text, reason, line)
-        if key in self._seen:
+        """Record one item the parser did not understand (``path``: its key path, else the
+        path the item text names)."""
+        text = self.clip(item)
+        if self.seen(text, reason, line):
             return
-        self._seen.add(key)
         found_ports, found_features = scope(path if path is not None else path_of(item))
-        self.items.append(
-            Unparsed(
-                item=text,
-                reason=reason,
-                file=self.file,
-                line=line,
-                ports=ports if ports is not None else found_ports,
-                features=features if features is not None else found_features,
-            )
+        self.put(
+            text,
+            reason,
+            line,
+            ports if ports is not None else found_ports,
+            features if features is not None else found_features,
         )
 
     def invalid(self, path: KeyPath, value: object, expected: str, line: int | None) -> None:

@@ -3,19 +3,18 @@
 A parser reads one :class:`~rocetune.platforms.linux_host.segments.Segment` and returns a
 :class:`Found` (``NicPort`` field -> value, and the line each came from) or a small typed
 result of its own. Lines it does not understand and that matter for QoS go to
-:class:`Notes` (they become ``Unparsed`` items, RT001); tool error messages (``No such file or
-directory``, ``command not found``) go to :attr:`Notes.errors` (device facts: the value stays
-unknown, so the rules say RT000).
+:class:`Notes` (``notes.add``: they become ``Unparsed`` items, RT001); tool error messages
+(``No such file or directory``, ``command not found``) go to :attr:`Notes.errors` (device
+facts: the value stays unknown, so the rules say RT000).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import ClassVar
 
-from rocetune.model import Unparsed
-from rocetune.model.device import Feature
-from rocetune.platforms.common.cli_tree import features_of
+from rocetune.platforms.common.unparsed import Scope, UnparsedCollector, features_of
 from rocetune.platforms.linux_host.segments import Segment
 
 _MAX_ITEM = 160
@@ -44,37 +43,26 @@ class Found:
 
 
 @dataclass
-class Notes:
-    """Unparsed items and tool errors of one file."""
+class Notes(UnparsedCollector):
+    """Unparsed items (:class:`UnparsedCollector`) and tool errors of one host output file.
 
-    file: str
-    items: list[Unparsed] = field(default_factory=list)
+    Items are stripped and cut to :data:`_MAX_ITEM` characters (``...`` marks the cut); the
+    same item twice is kept twice (outputs repeat per NIC); :attr:`ports` is the NIC the
+    output being read belongs to (None: not known or not one NIC)."""
+
+    MAX_ITEM: ClassVar[int | None] = _MAX_ITEM
+    UNIQUE: ClassVar[bool] = False
+
     errors: list[tuple[int | None, str]] = field(default_factory=list)
-    ports: tuple[str, ...] | None = None
-    """The NIC the output being read belongs to (None: not known or not one NIC)."""
 
-    def unparsed(
-        self,
-        item: str,
-        reason: str,
-        line: int | None,
-        *,
-        features: tuple[Feature, ...] | None = None,
-    ) -> None:
-        """Record a QoS-relevant line (or value) the parser did not understand."""
+    def clip(self, item: str) -> str:
+        """The stripped item, cut with ``...``."""
         text = item.strip()
-        if len(text) > _MAX_ITEM:
-            text = text[:_MAX_ITEM] + "..."
-        self.items.append(
-            Unparsed(
-                item=text,
-                reason=reason,
-                file=self.file,
-                line=line,
-                ports=self.ports,
-                features=features_of(text) if features is None else features,
-            )
-        )
+        return text[:_MAX_ITEM] + "..." if len(text) > _MAX_ITEM else text
+
+    def scope(self, item: str) -> Scope:
+        """The NIC being read and the features the recorded (cut) text names."""
+        return self.ports, features_of(self.clip(item))
 
     def error(self, line: int | None, text: str) -> None:
         """Record a tool error message (the value it should have printed stays unknown)."""

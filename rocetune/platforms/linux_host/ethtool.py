@@ -65,7 +65,7 @@ def parse_settings(segment: Segment, notes: Notes) -> Found:
         elif match.group(1).strip().lower().startswith("unknown"):
             found.facts["speed"] = "unknown (link down?)"
         else:
-            notes.unparsed(line, "link speed not understood (expected <N>Mb/s)", number)
+            notes.add(line, "link speed not understood (expected <N>Mb/s)", number)
     return found
 
 
@@ -80,7 +80,7 @@ def parse_pause(segment: Segment, notes: Notes) -> Found:
             continue
         match = _PAUSE.fullmatch(line)
         if match is None or match.group(2) not in ("on", "off"):
-            notes.unparsed(line, "ethtool -a line not understood (expected on/off)", number)
+            notes.add(line, "ethtool -a line not understood (expected on/off)", number)
             continue
         on = match.group(2) == "on"
         label = match.group(1)

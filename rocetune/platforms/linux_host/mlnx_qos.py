@@ -74,7 +74,7 @@ def parse_mlnx_qos(segment: Segment, notes: Notes) -> Found:
             continue
         block = state.block
         if not _line(state, number, line):
-            notes.unparsed(line, _WHY, number, features=_BLOCK_FEATURES.get(block))
+            notes.add(line, _WHY, number, features=_BLOCK_FEATURES.get(block))
             if block == "pfc":
                 state.block = block  # the rest of a malformed PFC table is still PFC
     _finish(state)
@@ -123,7 +123,7 @@ def _block_row(state: _State, number: int, line: str) -> bool:
         if match is not None and state.tc is not None:
             prio = to_int(match.group(1), 0, 7)
             if prio is None:
-                state.notes.unparsed(line, "priority outside 0..7", number)
+                state.notes.add(line, "priority outside 0..7", number)
             else:
                 state.prio_tc[prio] = state.tc
                 state.found.lines.setdefault("priority_to_tc", number)
@@ -146,9 +146,7 @@ def _dscp_row(state: _State, number: int, match: re.Match[str]) -> bool:
     values = [v.strip() for v in match.group(2).split(",") if v.strip()]
     dscps = [to_int(v, 0, 63) for v in values]
     if prio is None or any(d is None for d in dscps):
-        state.notes.unparsed(
-            match.group(0), "DSCP map row outside DSCP 0..63 / priority 0..7", number
-        )
+        state.notes.add(match.group(0), "DSCP map row outside DSCP 0..63 / priority 0..7", number)
         return True
     for dscp in dscps:
         if dscp is not None:
@@ -162,7 +160,7 @@ def _pfc_row(state: _State, number: int, label: str, rest: str) -> bool:
         return cells == [str(p) for p in range(8)]
     values = [to_int(c, 0, 1 if label == "enabled" else 7) for c in cells]
     if len(values) != 8 or any(v is None for v in values):
-        state.notes.unparsed(
+        state.notes.add(
             f"{label}{rest}", f"PFC {label} row needs 8 values", number, features=("pfc",)
         )
         return True
@@ -184,7 +182,7 @@ def _single(state: _State, number: int, line: str) -> bool:
     if match is not None:
         metres = to_int(match.group(1), 0, 0xFFFF)
         if metres is None:
-            state.notes.unparsed(line, "cable length is not 0..65535 m", number)
+            state.notes.add(line, "cable length is not 0..65535 m", number)
         else:
             state.found.put("cable_length_m", float(metres), number)
         return True
@@ -198,7 +196,7 @@ def _buffers(state: _State, number: int, match: re.Match[str]) -> bool:
     cells = [c.strip() for c in match.group(1).split(",") if c.strip()]
     sizes = [to_int(c, 0, 2**40) for c in cells]
     if len(sizes) != 8 or any(s is None for s in sizes):
-        state.notes.unparsed(match.group(0), "receive buffer sizes need 8 byte counts", number)
+        state.notes.add(match.group(0), "receive buffer sizes need 8 byte counts", number)
         return True
     state.found.put(
         "buffer_sizes_bytes", {b: s for b, s in enumerate(sizes) if s is not None}, number
@@ -215,7 +213,7 @@ def _tc(state: _State, number: int, match: re.Match[str]) -> bool:
     if match.group(4) is not None:
         weight = to_int(match.group(4), 0, 100)
     if tc is None or kind is None or (match.group(4) is not None and weight is None):
-        state.notes.unparsed(
+        state.notes.add(
             match.group(0), "TC row: TC 0..7, tsa strict/ets/vendor, bw 0..100 %", number
         )
         state.block, state.tc = "tc", None

@@ -79,9 +79,9 @@ def parse_mlxconfig(segment: Segment, notes: Notes, pci: str | None) -> list[Sec
             _info(current, info.group(1), info.group(2).strip(), number)
         elif (param := _PARAM.fullmatch(line)) is not None and columns:
             if not _param(current, columns, param, number):
-                notes.unparsed(line, "mlxconfig row does not match its column header", number)
+                notes.add(line, "mlxconfig row does not match its column header", number)
         else:
-            notes.unparsed(line, "mlxconfig line not understood", number)
+            notes.add(line, "mlxconfig line not understood", number)
     if current.params or current.device_type:
         sections.append(current)
     return sections

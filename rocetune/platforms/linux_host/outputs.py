@@ -99,7 +99,7 @@ def _read_file(
     target = _file_target(filename, record)
     if target is None and filename != c.TRANSCRIPT.filename:
         reason = "not recognised as a Linux host output (no meta.json entry, unknown file name)"
-        notes.unparsed(filename, reason, None)
+        notes.add(filename, reason, None)
     elif target is not None and record is not None and record.status == "error":
         out.facts[f"error.{filename}"] = record.error or "command failed"
         _register(out, target)
@@ -182,14 +182,14 @@ def _preamble(segment: Segment, notes: Notes) -> None:
     text = [(n, t) for n, t in segment.meaningful()]
     if text:
         number, line = text[0]
-        notes.unparsed(line, "text before the first recognised command line", number)
+        notes.add(line, "text before the first recognised command line", number)
 
 
 def _other_command(segment: Segment, notes: Notes) -> None:
     command = segment.command or ""
     if _QOS_WORDS.search(command):
         reason = "command not understood as a host read command; its effect is not in the model"
-        notes.unparsed(command, reason, segment.command_line)
+        notes.add(command, reason, segment.command_line)
 
 
 def _dispatch(out: Outputs, segment: Segment, target: _Target, notes: Notes) -> None:
@@ -255,7 +255,7 @@ def _host(out: Outputs, segment: Segment, kind: c.Kind, notes: Notes) -> None:
     if lines and _HOSTNAME.fullmatch(lines[0][1].strip()):
         out.hostname = (lines[0][1].strip(), segment.file, lines[0][0])
     elif lines:
-        notes.unparsed(lines[0][1], "hostname output not understood", lines[0][0])
+        notes.add(lines[0][1], "hostname output not understood", lines[0][0])
 
 
 def _mtu(segment: Segment, notes: Notes) -> Found:

@@ -61,9 +61,7 @@ def parse_ibdev2netdev(segment: Segment, notes: Notes) -> list[Mapping]:
         if pci is not None:
             left = left[1:]
         if match is None or not left or not valid_rdma(left[0]) or not valid_netdev(match.group(3)):
-            notes.unparsed(
-                raw, "ibdev2netdev line not understood (<dev> port <n> ==> <netdev>)", number
-            )
+            notes.add(raw, "ibdev2netdev line not understood (<dev> port <n> ==> <netdev>)", number)
             continue
         port = to_int(match.group(2), 1, 255) or 1
         out.append(Mapping(left[0], port, match.group(3), number, pci, match.group(4)))
@@ -76,7 +74,7 @@ def parse_roce_tos(segment: Segment, notes: Notes) -> Found:
     for number, raw in take_errors(segment, notes):
         value = to_int(raw, 0, 255)
         if value is None:
-            notes.unparsed(raw, "cma_roce_tos: expected one ToS value 0..255", number)
+            notes.add(raw, "cma_roce_tos: expected one ToS value 0..255", number)
         else:
             found.put("roce_tos", value, number)
     return found
@@ -88,7 +86,7 @@ def parse_roce_mode(segment: Segment, notes: Notes) -> Found:
     for number, raw in take_errors(segment, notes):
         mode = _MODE.get(" ".join(raw.split()).lower())
         if mode is None:
-            notes.unparsed(raw, "cma_roce_mode: expected 'RoCE v2' or 'IB/RoCE v1'", number)
+            notes.add(raw, "cma_roce_mode: expected 'RoCE v2' or 'IB/RoCE v1'", number)
         else:
             found.put("roce_mode", mode, number)
     return found
@@ -134,7 +132,7 @@ def parse_show_gids(segment: Segment, notes: Notes, all_devices: bool) -> GidTab
             continue
         entry = _gid_row(cells, number)
         if entry is None:
-            notes.unparsed(raw, "show_gids row not understood (DEV PORT INDEX GID ...)", number)
+            notes.add(raw, "show_gids row not understood (DEV PORT INDEX GID ...)", number)
         else:
             table.entries.append(entry)
     return table
@@ -176,7 +174,7 @@ def parse_devinfo(segment: Segment, notes: Notes, device: str | None) -> GidTabl
         elif (match := _GID.fullmatch(line)) is not None:
             index = to_int(match.group(1), 0, 65535)
             if index is None or (rdma, port, index) in seen:
-                notes.unparsed(
+                notes.add(
                     line,
                     "GID index repeated: outputs of several hosts or ports"
                     " pasted together? GID table ignored",

@@ -26,7 +26,7 @@ from typing import Any
 
 from rocetune.model import Device, NicPort, Unparsed
 from rocetune.platforms.base import ParseResult, Provenance
-from rocetune.platforms.common.cli_tree import features_of
+from rocetune.platforms.common.unparsed import features_of
 from rocetune.platforms.linux_host.names import key_of, valid_netdev, valid_rdma
 from rocetune.platforms.linux_host.script_nic import Effect, Reading, read_run
 from rocetune.platforms.linux_host.script_run import Runner

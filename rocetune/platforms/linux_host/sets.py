@@ -42,7 +42,7 @@ def traffic_class_set(value: str, line: int | None, notes: Notes) -> Found:
     found = Found()
     number = to_int(value, 0, 255)
     if number is None:
-        notes.unparsed(f"echo {value} > traffic_class", "invalid traffic class (0-255)", line)
+        notes.add(f"echo {value} > traffic_class", "invalid traffic class (0-255)", line)
     else:
         found.put("traffic_class", number, line)
     return found
@@ -56,7 +56,7 @@ def roce_tos_set(command: str, line: int | None, notes: Notes) -> Found:
         return found
     value = to_int(match.group(1), 0, 255)
     if value is None:
-        notes.unparsed(command, "cma_roce_tos: invalid ToS (expected 0-255)", line)
+        notes.add(command, "cma_roce_tos: invalid ToS (expected 0-255)", line)
     else:
         found.put("roce_tos", value, line)
     return found
@@ -69,7 +69,7 @@ def mlnx_qos_set(command: str, line: int | None, notes: Notes) -> Found:
     if match is not None:
         flags = match.group(1).strip("'\"").split(",")
         if len(flags) != 8 or any(f not in ("0", "1") for f in flags):
-            notes.unparsed(
+            notes.add(
                 command,
                 f"mlnx_qos --pfc takes eight 0/1 flags (priorities 0-7), got {len(flags)}"
                 " values: mlnx_qos rejects it",
@@ -82,7 +82,7 @@ def mlnx_qos_set(command: str, line: int | None, notes: Notes) -> Found:
     if match is not None:
         trust = TRUST_WORDS.get(match.group(1).strip("'\""))
         if trust is None:
-            notes.unparsed(command, "mlnx_qos --trust takes dscp or pcp", line, features=("trust",))
+            notes.add(command, "mlnx_qos --trust takes dscp or pcp", line, features=("trust",))
         else:
             found.put("trust", trust, line)
     return found

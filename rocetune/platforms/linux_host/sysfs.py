@@ -37,7 +37,7 @@ def parse_value(field: str, high: int, segment: Segment, notes: Notes) -> Found:
     for number, raw in lines:
         value = to_int(raw, 0, high)
         if value is None:
-            notes.unparsed(raw, f"{field}: expected one integer 0..{high}", number)
+            notes.add(raw, f"{field}: expected one integer 0..{high}", number)
         else:
             found.put(field, value, number)
     return found
@@ -50,7 +50,7 @@ def parse_traffic_class(segment: Segment, notes: Notes) -> Found:
         match = _TCLASS.fullmatch(raw.strip())
         value = None if match is None else to_int(match.group(1), 0, 255)
         if value is None:
-            notes.unparsed(raw, "traffic_class: expected 'Global tclass=<0..255>'", number)
+            notes.add(raw, "traffic_class: expected 'Global tclass=<0..255>'", number)
             continue
         found.put("traffic_class", value, number)
         break
@@ -66,7 +66,7 @@ def parse_ecn(segment: Segment, notes: Notes) -> Found:
         line = raw.strip()
         match = _ECN.fullmatch(line)
         if match is None:
-            notes.unparsed(line, "ECN sysfs line not understood (expected <path>:<value>)", number)
+            notes.add(line, "ECN sysfs line not understood (expected <path>:<value>)", number)
             continue
         if match.group(1) and valid_netdev(match.group(1)):
             found.name = match.group(1)
@@ -76,7 +76,7 @@ def parse_ecn(segment: Segment, notes: Notes) -> Found:
         else:
             ok = _param(params, leaf, value)
         if not ok:
-            notes.unparsed(line, "ECN sysfs value out of range", number)
+            notes.add(line, "ECN sysfs value out of range", number)
         elif leaf in params:
             found.lines.setdefault("dcqcn_params", number)
     for point, field in (("roce_rp", "dcqcn_rp"), ("roce_np", "dcqcn_np")):

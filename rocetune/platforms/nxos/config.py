@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rocetune.platforms.common.cli_tree import features_of, word_set
+from rocetune.platforms.common.cli_tree import word_set
+from rocetune.platforms.common.unparsed import features_of
 from rocetune.platforms.nxos.classes import ClassMap, read_class_map
 from rocetune.platforms.nxos.interfaces import (
     Breakout,

@@ -17,7 +17,8 @@ import re
 
 from rocetune.model import Trust
 from rocetune.model.device import Feature
-from rocetune.platforms.common.cli_tree import Issues, features_of, word_set
+from rocetune.platforms.common.cli_tree import Issues, word_set
+from rocetune.platforms.common.unparsed import features_of
 from rocetune.platforms.onyx.lines import Lines, Statement
 from rocetune.platforms.onyx.shape import (
     PREFIX,

@@ -20,6 +20,7 @@ import re
 
 from rocetune.model import Unparsed
 from rocetune.model.device import Feature
+from rocetune.platforms.common.unparsed import Scope
 
 _MAPS: tuple[Feature, ...] = ("trust", "dscp_map")
 TABLE_FEATURES: dict[str, tuple[Feature, ...]] = {
@@ -190,17 +191,23 @@ def ports_of_key(table: str, key: str | None) -> tuple[str, ...] | None:
     return tuple(dict.fromkeys(found)) or None
 
 
-def annotate(item: str, reason: str, file: str, line: int | None) -> Unparsed:
-    """An Unparsed item with the ports and features its table and key say."""
+def scope_of(item: str) -> Scope:
+    """(ports, features) an item's table, key and field say."""
     table, key, field = parse_item(item)
     ports = ports_of_key(table, key)
     if table == "CABLE_LENGTH" and field is not None and _PORTISH.fullmatch(field):
         ports = (field,)
+    return ports, features_of(table, field)
+
+
+def annotate(item: str, reason: str, file: str, line: int | None) -> Unparsed:
+    """An Unparsed item with the ports and features its table and key say."""
+    ports, features = scope_of(item)
     return Unparsed(
         item=item,
         reason=reason,
         file=file,
         line=line,
         ports=ports,
-        features=features_of(table, field),
+        features=features,
     )

@@ -14,13 +14,13 @@ A read field is tri-state, which is how the parser keeps "absent" apart from "un
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import Generic, Protocol, TypeVar
+from typing import ClassVar, Generic, Protocol, TypeVar
 
 from rocetune.model import Unparsed
-from rocetune.model.device import Feature
-from rocetune.platforms.sonic.unparsed import annotate, ports_of_key
+from rocetune.platforms.common.unparsed import Scope, UnparsedCollector
+from rocetune.platforms.sonic.unparsed import annotate, ports_of_key, scope_of
 
 T = TypeVar("T")
 V_co = TypeVar("V_co", covariant=True)
@@ -80,35 +80,22 @@ class _Group:
 
 
 @dataclass
-class Problems:
-    """Collects unparsed items for one file; identical items are reported once."""
+class Problems(UnparsedCollector):
+    """Collects the unparsed items of one CONFIG_DB file (:class:`UnparsedCollector`): items
+    whole, the same item and reason once (whatever the line), ports and features from the
+    item's table and key unless given (:mod:`.unparsed`)."""
 
-    file: str
-    items: list[Unparsed] = field(default_factory=list)
-    _seen: set[tuple[str, str]] = field(default_factory=set)
+    MAX_ITEM: ClassVar[int | None] = None
+
     _unknown: dict[tuple[str, str], _Group] = field(default_factory=dict)
 
-    def add(
-        self,
-        item: str,
-        reason: str,
-        line: int | None,
-        *,
-        ports: tuple[str, ...] | None = None,
-        features: tuple[Feature, ...] | None = None,
-    ) -> None:
-        """Record one item the parser could not use (ports and features from its table and
-        key unless given: :mod:`.unparsed`)."""
-        if (item, reason) in self._seen:
-            return
-        self._seen.add((item, reason))
-        found = annotate(item, reason, self.file, line)
-        update: dict[str, object] = {}
-        if ports is not None:
-            update["ports"] = ports
-        if features is not None:
-            update["features"] = features
-        self.items.append(found.model_copy(update=update) if update else found)
+    def key(self, text: str, reason: str, line: int | None) -> Hashable:
+        """The same item and reason on another line is the same item."""
+        return (text, reason)
+
+    def scope(self, item: str) -> Scope:
+        """Ports and features by the item's table, key and field."""
+        return scope_of(item)
 
     def unknown_field(self, entry: Entry, name: str) -> None:
         """Record a field rocetune does not model; grouped per table and field name."""

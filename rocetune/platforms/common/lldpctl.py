@@ -42,6 +42,7 @@ from rocetune.errors import ParseError
 from rocetune.model import LldpNeighbor, Unparsed
 from rocetune.platforms.base import ParseResult
 from rocetune.platforms.common.jsonpos import JsonDoc, JsonPath, parse_json
+from rocetune.platforms.common.unparsed import account
 from rocetune.snapshot import Command, Snapshot
 
 _NAMED_PORT_IDS = frozenset({"ifname", "local", "ifalias"})
@@ -102,15 +103,13 @@ def with_lldp(result: ParseResult, snapshot: Snapshot, command: Command) -> Pars
     except ParseError as exc:
         reason = f"not valid JSON ({exc.message}); LLDP neighbours unknown"
         item = Unparsed(item=command.command, reason=reason, file=source.path, line=exc.line)
-        prov.add(f"unparsed.{len(device.unparsed)}", source.path, exc.line)
+        account(prov, (item,), first=len(device.unparsed))
         update: dict[str, object] = {"unparsed": (*device.unparsed, item)}
         return ParseResult(device.model_copy(update=update), prov)
     prov.add("lldp", source.path, 1)
     for i, line in enumerate(read.lines):
         prov.add(f"lldp.{i}", source.path, line)
-    base = len(device.unparsed)
-    for i, item in enumerate(read.skipped):
-        prov.add(f"unparsed.{base + i}", source.path, item.line)
+    account(prov, read.skipped, first=len(device.unparsed))
     update = {"lldp": read.neighbors, "unparsed": (*device.unparsed, *read.skipped)}
     return ParseResult(device.model_copy(update=update), prov)
 

@@ -19,12 +19,13 @@ items already recorded are found through a set.
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import ClassVar
 
 from rocetune.model import Unparsed
 from rocetune.model.device import Feature
+from rocetune.model.provenance import Provenance
 
 Scope = tuple[tuple[str, ...] | None, tuple[Feature, ...]]
 """(ports, features) of an item: the ports it may change (None: any) and the facts."""
@@ -102,6 +103,23 @@ class UnparsedCollector:
                 item=text, reason=reason, file=self.file, line=line, ports=ports, features=features
             )
         )
+
+
+def account(
+    provenance: Provenance,
+    items: Iterable[Unparsed],
+    *,
+    first: int = 0,
+    file: str | None = None,
+) -> None:
+    """The account stage's provenance: ``unparsed.<i>`` -> each item's own file and line.
+
+    Numbering starts at ``first`` (items appended after those a device already has); ``file``
+    stands for an item that names no file (an item without either gets no entry)."""
+    for index, item in enumerate(items, start=first):
+        where = item.file or file
+        if where is not None:
+            provenance.add(f"unparsed.{index}", where, item.line)
 
 
 def features_of(text: str) -> tuple[Feature, ...]:

@@ -26,6 +26,7 @@ from rocetune.model import BufferPool, Device, Port, Unparsed
 from rocetune.model.device import AppTlv
 from rocetune.platforms.base import ParseResult, Provenance
 from rocetune.platforms.common.lldpctl import with_lldp
+from rocetune.platforms.common.unparsed import account
 from rocetune.platforms.cumulus import defaults, unsupported
 from rocetune.platforms.cumulus.commands import (
     LLDP,
@@ -76,7 +77,7 @@ def _unsupported_only(source: SourceFile, name: str, role: str | None) -> ParseR
     device = Device(name=name, kind="switch", platform=PLATFORM, role=role, unparsed=items)
     provenance = Provenance()
     provenance.add("", source.path, 1)
-    _record_unparsed(provenance, items)
+    account(provenance, items)
     return ParseResult(device=device, provenance=provenance)
 
 
@@ -100,7 +101,7 @@ def _datapath(source: SourceFile, name: str, role: str | None) -> ParseResult:
     provenance.add("", source.path, 1)
     for port, line in read.port_lines.items():
         provenance.add(f"ports.{port}", source.path, line)
-    _record_unparsed(provenance, items)
+    account(provenance, items)
     return ParseResult(device=device, provenance=provenance)
 
 
@@ -140,7 +141,7 @@ def _parse_config(
         provenance.add("tunnel_dscp_rewrite.vxlan", config.path, tree.line(("nve", "vxlan")))
     unparsed = (*issues.items, *extra, *(_unsupported_items(other) if other else ()))
     _device_provenance(provenance, tree, plan, config.path)
-    _record_unparsed(provenance, unparsed)
+    account(provenance, unparsed)
     device = Device(
         name=name,
         kind="switch",
@@ -271,12 +272,6 @@ def _device_provenance(provenance: Provenance, tree: ConfigTree, plan: QosPlan, 
         provenance.add("buffer_pools", file, pools_line)
     if plan.watchdog_line is not None:
         provenance.add("watchdog_poll_ms", file, plan.watchdog_line)
-
-
-def _record_unparsed(provenance: Provenance, items: tuple[Unparsed, ...]) -> None:
-    for index, item in enumerate(items):
-        if item.file is not None:
-            provenance.add(f"unparsed.{index}", item.file, item.line)
 
 
 def _natural(text: str) -> tuple[object, ...]:

@@ -21,6 +21,7 @@ import re
 from rocetune.errors import ParseError
 from rocetune.model import Device, LldpNeighbor, Port, Unparsed
 from rocetune.platforms.base import ParseResult, Provenance
+from rocetune.platforms.common.unparsed import account
 from rocetune.platforms.common.unread import blocked_features
 from rocetune.platforms.eos.blocks import Issues, read_tree
 from rocetune.platforms.eos.commands import (
@@ -57,8 +58,7 @@ def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResu
     ports = _ports(config, oper, issues, provenance, (source.path, oper_file))
     unparsed = (*issues.items, *oper_items, *lldp_items)
     _device_provenance(config, provenance, source.path)
-    for index, item in enumerate(unparsed):
-        provenance.add(f"unparsed.{index}", item.file or source.path, item.line)
+    account(provenance, unparsed, file=source.path)
     device = Device(
         name=name,
         kind="switch",

@@ -21,6 +21,7 @@ from rocetune.errors import ParseError
 from rocetune.model import Device, LldpNeighbor, NicPort, Unparsed
 from rocetune.platforms.base import ParseResult, Provenance
 from rocetune.platforms.common.lldpctl import read_lldpctl_json
+from rocetune.platforms.common.unparsed import account
 from rocetune.platforms.linux_host.assemble import Nic, assemble
 from rocetune.platforms.linux_host.commands import is_script_file
 from rocetune.platforms.linux_host.outputs import Outputs, read_outputs
@@ -57,9 +58,7 @@ def _parse_outputs(snapshot: Snapshot, name: str, role: str | None) -> ParseResu
         facts.update({f"nic.{nic.name}.{k}": v for k, v in sorted(nic.facts.items())})
     lldp, lldp_unparsed = _lldp(out, provenance)
     unparsed = (*out.unparsed, *joined.unparsed, *lldp_unparsed)
-    for index, item in enumerate(unparsed):
-        if item.file is not None:
-            provenance.add(f"unparsed.{index}", item.file, item.line)
+    account(provenance, unparsed)
     hostname = None
     if out.hostname is not None:
         hostname = out.hostname[0]

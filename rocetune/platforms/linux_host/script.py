@@ -26,7 +26,7 @@ from typing import Any
 
 from rocetune.model import Device, NicPort, Unparsed
 from rocetune.platforms.base import ParseResult, Provenance
-from rocetune.platforms.common.unparsed import features_of
+from rocetune.platforms.common.unparsed import account, features_of
 from rocetune.platforms.linux_host.names import key_of, valid_netdev, valid_rdma
 from rocetune.platforms.linux_host.script_nic import Effect, Reading, read_run
 from rocetune.platforms.linux_host.script_run import Runner
@@ -89,10 +89,7 @@ def apply_scripts(
         state.facts.update(read.reading.facts)
         state.facts[f"input.{source.path}"] = "host setup script: intended state, nothing run"
         state.apply(read.reading.effects, source.path, provenance, unparsed)
-    for index in range(len(device.unparsed), len(unparsed)):
-        item = unparsed[index]
-        if item.file is not None:
-            provenance.add(f"unparsed.{index}", item.file, item.line)
+    account(provenance, unparsed[len(device.unparsed) :], first=len(device.unparsed))
     nics = {n: NicPort.model_validate(v) for n, v in sorted(state.nics.items(), key=_natural)}
     updated = device.model_copy(
         update={

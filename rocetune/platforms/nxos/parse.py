@@ -24,6 +24,7 @@ import re
 from rocetune.errors import ParseError
 from rocetune.model import Device, LldpNeighbor, Port, Unparsed
 from rocetune.platforms.base import ParseResult, Provenance
+from rocetune.platforms.common.unparsed import account
 from rocetune.platforms.common.unread import blocked_features
 from rocetune.platforms.nxos.commands import INTERFACES, LLDP, RUNNING_CONFIG
 from rocetune.platforms.nxos.config import NxosConfig, read_config
@@ -158,9 +159,7 @@ def _device_provenance(
         provenance.add("watchdog_poll_ms", file, cfg.watchdog.enabled[1])
     if lldp_file is not None:
         provenance.add("lldp", lldp_file, 1)
-    for index, item in enumerate(unparsed):
-        if item.file is not None:
-            provenance.add(f"unparsed.{index}", item.file, item.line)
+    account(provenance, unparsed)
 
 
 def _by_line(item: Unparsed) -> int:

@@ -14,6 +14,7 @@ from rocetune.errors import ParseError
 from rocetune.model import BufferPool, Device, Port
 from rocetune.platforms.base import ParseResult, Provenance
 from rocetune.platforms.common.cli_tree import Issues
+from rocetune.platforms.common.unparsed import account
 from rocetune.platforms.common.unread import blocked_features
 from rocetune.platforms.onyx.commands import RUNNING_CONFIG
 from rocetune.platforms.onyx.lines import read_lines
@@ -49,8 +50,7 @@ def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResu
     if config.hostname is not None:
         provenance.add("hostname", source.path, config.hostname.line)
     pools = _pools(config, provenance, source.path)
-    for index, item in enumerate(issues.items):
-        provenance.add(f"unparsed.{index}", item.file or source.path, item.line)
+    account(provenance, issues.items, file=source.path)
     roce = MODES.get(config.roce.value) if config.roce is not None else None
     if config.roce is not None:
         provenance.add("lldp_app_tlvs", source.path, config.roce.line)

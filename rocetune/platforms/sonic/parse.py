@@ -29,6 +29,7 @@ from rocetune.model import BufferPool, Device, Port, Unparsed
 from rocetune.platforms.base import ParseResult, Provenance
 from rocetune.platforms.common.jsonpos import parse_json
 from rocetune.platforms.common.lldpctl import with_lldp
+from rocetune.platforms.common.unparsed import account
 from rocetune.platforms.sonic.bindings import bind_referenced
 from rocetune.platforms.sonic.build import (
     build_pools,
@@ -126,8 +127,7 @@ def device_from_configs(
         part = _namespace(cfg, pr, prov, (file, multi, running))
         _merge(merged, part, cfg.namespace, pr)
     unparsed = (*extra, *bind_referenced(pr.result(), configs))
-    for i, item in enumerate(unparsed):
-        prov.add(f"unparsed.{i}", file, item.line)
+    account(prov, unparsed, file=file)
     device = Device(
         name=name,
         kind="switch",

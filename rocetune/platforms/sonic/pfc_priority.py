@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from rocetune.model import Unparsed
 from rocetune.platforms.base import ParseResult
+from rocetune.platforms.common.unparsed import account
 from rocetune.platforms.sonic.values import parse_indexes, split_names
 from rocetune.snapshot import Command, Snapshot
 
@@ -111,7 +112,6 @@ def with_pfc_priority(result: ParseResult, snapshot: Snapshot, command: Command)
         Unparsed(item=item[:_MAX_ITEM], reason=reason, file=source.path, line=number)
         for item, reason, number in problems
     )
-    for i, item in enumerate(items):
-        prov.add(f"unparsed.{base + i}", source.path, item.line)
+    account(prov, items, first=base)
     update = {"ports": ports, "unparsed": (*device.unparsed, *items)}
     return ParseResult(device.model_copy(update=update), prov)

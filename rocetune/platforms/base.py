@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 # Provenance and SourceRef belong to the model; parsers import them from the contract too.
 __all__ = [
+    "PARSE_STAGES",
     "ParseResult",
     "Platform",
     "PlatformDriver",
@@ -58,6 +59,23 @@ class Commands(Protocol):
 
 Parser = Callable[["Snapshot", str, "str | None"], ParseResult]
 """``(snapshot, device name, role) -> ParseResult``; ParseError(file, line) on unreadable input."""
+PARSE_STAGES = ("read", "bind", "build", "account")
+"""The stages of every platform parser, in this order, under these names. Each platform's
+``parse`` module defines ``read``, ``bind`` and ``build`` and calls the shared ``account``
+(:mod:`rocetune.platforms.common.unparsed`); ``parse_snapshot`` runs them:
+
+- ``read``: an output's text -> the vendor's raw shape, nothing interpreted yet (a tree of CLI
+  lines by mode, statements, an NVUE key tree, CONFIG_DB tables, host output segments);
+  prompts, comments and transcript noise are removed here;
+- ``bind``: the raw shape -> the vendor configuration (policies, maps, profiles and pools by
+  name, bound to the interfaces that use them); what cannot be read is recorded in the file's
+  :class:`~rocetune.platforms.common.unparsed.UnparsedCollector` (RT001);
+- ``build``: the vendor configuration -> the vendor-neutral :class:`~rocetune.model.Device`
+  ports (or NICs) and facts, with provenance, vendor defaults where no line set a value and
+  unknown where an unread line may change it (:mod:`rocetune.platforms.common.unread`);
+- ``account``: every Unparsed item of every file the platform read goes to
+  ``Device.unparsed`` with its ``unparsed.<i>`` provenance.
+"""
 Sniffer = Callable[[str, str], "Command | None"]
 """``(path, text) -> the command a saved file stands for``, or None if it is not this
 platform's; never raises."""

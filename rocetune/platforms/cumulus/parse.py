@@ -1,15 +1,19 @@
 """Cumulus snapshot -> :class:`~rocetune.model.Device` plus provenance.
 
-Two steps: the vendor shape (:mod:`.nvue_yaml` or :mod:`.commands_text` -> a key tree with
-lines; :mod:`.qos` -> effective profiles) and the neutral model (:mod:`.interfaces`,
-:mod:`.ports`). Provenance paths: ``""`` -> line 1 of the configuration, ``ports.<p>`` -> the
-interface key that names the port, ``ports.<p>.<field>`` -> the line of the setting that
-defined the field (the global profile's line when the port inherits it; nothing for pure
-NVUE defaults, so the lookup falls back to the port), ``hostname``, ``buffer_pools``,
-``watchdog_poll_ms``, and ``unparsed.<i>`` -> the item's own line; ``lldp`` and ``lldp.<i>``
-point into the optional LLDP output (:func:`~rocetune.platforms.common.lldpctl.with_lldp`);
-``ports.<p>.pfc_oper`` and ``lldp_app_tlvs`` point into ``nv show qos roce -o json`` when they
-come from it; ``tunnel_dscp_rewrite.vxlan`` -> ``nve vxlan``.
+The parse stages (:data:`~rocetune.platforms.base.PARSE_STAGES`): :func:`read`
+(:mod:`.nvue_yaml` or :mod:`.commands_text` -> a key tree with lines), :func:`bind`
+(:mod:`.qos` -> the effective profiles, :mod:`.interfaces` -> what each interface binds),
+:func:`build` (the neutral ports, :mod:`.ports`) and ``account``. Cumulus 3.x/4.x datapath
+files (``traffic.conf``) take their own short road (:mod:`.datapath`).
+
+Provenance paths: ``""`` -> line 1 of the configuration, ``ports.<p>`` -> the interface key that
+names the port, ``ports.<p>.<field>`` -> the line of the setting that defined the field (the
+global profile's line when the port inherits it; nothing for pure NVUE defaults, so the lookup
+falls back to the port), ``hostname``, ``buffer_pools``, ``watchdog_poll_ms``, and
+``unparsed.<i>`` -> the item's own line; ``lldp`` and ``lldp.<i>`` point into the optional LLDP
+output (:func:`~rocetune.platforms.common.lldpctl.with_lldp`); ``ports.<p>.pfc_oper`` and
+``lldp_app_tlvs`` point into ``nv show qos roce -o json`` when they come from it;
+``tunnel_dscp_rewrite.vxlan`` -> ``nve vxlan``.
 
 Runtime RoCE state (``nv show qos roce -o json``, :func:`.operational.read_roce_oper`): its PFC
 priorities describe the global RoCE PFC profile, so they fill ``pfc_oper`` only on ports
@@ -62,12 +66,26 @@ def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResu
     """Parse a Cumulus snapshot; raise ParseError on unreadable YAML/JSON or no config."""
     config = snapshot.get(NV_CONFIG)
     other = snapshot.get(UNSUPPORTED)
-    if config is None:
-        if other is None:
-            msg = "no `nv config show -o yaml` output in the snapshot"
-            raise ParseError(msg, file=snapshot.origin or None)
-        return _unsupported_only(other, name, role)
-    return with_lldp(_parse_config(snapshot, config, other, name, role), snapshot, LLDP)
+    if config is not None:
+        return with_lldp(_parse_config(snapshot, config, other, name, role), snapshot, LLDP)
+    if other is None:
+        msg = "no `nv config show -o yaml` output in the snapshot"
+        raise ParseError(msg, file=snapshot.origin or None)
+    return _unsupported_only(other, name, role)
+
+
+def read(config: SourceFile, issues: Issues) -> tuple[ConfigTree, str]:
+    """Read stage: ``nv set`` command text or NVUE YAML/JSON -> the key tree with lines, and
+    which of the two it was (``commands`` or ``yaml``)."""
+    if has_set_commands(config.text) and not looks_like_nvue_yaml(config.text):
+        return load_commands(config.text, issues), "commands"
+    return load_yaml(config.text, config.path, issues), "yaml"
+
+
+def bind(tree: ConfigTree, issues: Issues) -> tuple[QosPlan, dict[str, PortConfig]]:
+    """Bind stage: the effective QoS profiles and what each interface binds."""
+    plan = resolve_qos(tree, issues)
+    return plan, read_interfaces(Ctx(tree=tree, issues=issues))
 
 
 def _unsupported_only(source: SourceFile, name: str, role: str | None) -> ParseResult:
@@ -114,18 +132,13 @@ def _parse_config(
     snapshot: Snapshot, config: SourceFile, other: SourceFile | None, name: str, role: str | None
 ) -> ParseResult:
     issues = Issues(config.path)
-    commands = has_set_commands(config.text) and not looks_like_nvue_yaml(config.text)
-    if commands:
-        tree = load_commands(config.text, issues)
-    else:
-        tree = load_yaml(config.text, config.path, issues)
-    plan = resolve_qos(tree, issues)
+    tree, form = read(config, issues)
+    plan, configs = bind(tree, issues)
     provenance = Provenance()
     provenance.add("", config.path, 1)
-    facts = _facts(tree, plan, "commands" if commands else "yaml")
+    facts = _facts(tree, plan, form)
     oper, oper_file, extra, roce = _operational(snapshot, facts)
-    configs = read_interfaces(Ctx(tree=tree, issues=issues))
-    device_ports = _ports(
+    device_ports = build(
         configs,
         plan,
         oper,
@@ -213,7 +226,7 @@ def _app_tlvs(
     return (AppTlv(selector="udp", protocol=port, priority=priority),)
 
 
-def _ports(
+def build(
     configs: dict[str, PortConfig],
     plan: QosPlan,
     oper: dict[str, OperLink],
@@ -223,10 +236,12 @@ def _ports(
     provenance: Provenance,
     qos_line: int | None = None,
 ) -> dict[str, Port]:
-    """The swp ports the config or the operational data name. A config that names none but
-    sets device-wide QoS (``nv set qos roce`` alone, an NCLU RoCE one-shot) gets one template
-    port ``swp*`` (:attr:`~rocetune.model.Port.template`): NVUE applies the global profiles to
-    every swp port, so what they give is checked once; its MTU stays unknown."""
+    """Build stage: the swp ports the config or the operational data name.
+
+    A config that names none but sets device-wide QoS (``nv set qos roce`` alone, an NCLU RoCE
+    one-shot) gets one template port ``swp*`` (:attr:`~rocetune.model.Port.template`): NVUE
+    applies the global profiles to every swp port, so what they give is checked once; its MTU
+    stays unknown."""
     ports: dict[str, Port] = {}
     for port_name in sorted({*configs, *oper}, key=_natural):
         built = build_port(

@@ -1,9 +1,11 @@
 """Enterprise SONiC snapshot (``show running-configuration`` of sonic-cli) -> Device.
 
-Three steps: :mod:`.grammar` places every line in its CLI mode; :mod:`.reader` and
-:mod:`.interfaces` turn the lines into the CONFIG_DB tables they write (with the CLI line
-of every field); the SONiC model builder (:mod:`rocetune.platforms.sonic.parse`) turns those
-tables into the vendor-neutral model exactly as it does for a ``config_db.json``, so both
+The parse stages (:data:`~rocetune.platforms.base.PARSE_STAGES`): :func:`read`
+(:mod:`.grammar` places every line in its CLI mode), :func:`bind` (:mod:`.reader` and
+:mod:`.interfaces` turn the lines into the CONFIG_DB tables they write, with the CLI line
+of every field), :func:`build` (the SONiC platform's own bind and build,
+:mod:`rocetune.platforms.sonic.parse`, turn those tables into the vendor-neutral model
+exactly as for a ``config_db.json``) and its ``account``, so both
 front ends of the same switch software give the same verdicts. Buffer objects follow the
 Broadcom model of Enterprise SONiC (``buffer init lossless`` / ``roce enable`` create the
 platform's lossless defaults at runtime; they are not in the text, so the PG headroom is
@@ -20,11 +22,11 @@ from __future__ import annotations
 from rocetune.errors import ParseError
 from rocetune.platforms.base import ParseResult
 from rocetune.platforms.enterprise_sonic.commands import RUNNING_CONFIG
-from rocetune.platforms.enterprise_sonic.grammar import Issues, read_tree
+from rocetune.platforms.enterprise_sonic.grammar import Issues, Node, read_tree
 from rocetune.platforms.enterprise_sonic.names import parent_of
 from rocetune.platforms.enterprise_sonic.reader import read_config
 from rocetune.platforms.enterprise_sonic.tables import KlishDb
-from rocetune.platforms.sonic.parse import device_from_configs, normalise_db
+from rocetune.platforms.sonic import parse as sonic_parse
 from rocetune.platforms.sonic.values import Problems
 from rocetune.snapshot import Snapshot
 
@@ -43,12 +45,29 @@ def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResu
 def parse_text(text: str, file: str, name: str, role: str | None) -> ParseResult:
     """Parse sonic-cli configuration text (never raises on content)."""
     issues = Issues(file)
-    kdb = read_config(read_tree(text, issues), issues)
+    return build(bind(read(text, issues), issues), issues, file, name, role)
+
+
+def read(text: str, issues: Issues) -> list[Node]:
+    """Read stage: the sonic-cli lines as a tree by CLI mode (Klish prompts understood)."""
+    return read_tree(text, issues)
+
+
+def bind(tree: list[Node], issues: Issues) -> KlishDb:
+    """Bind stage: the lines -> the CONFIG_DB tables they write (broken-out panel ports
+    dropped, the device metadata set)."""
+    kdb = read_config(tree, issues)
     _drop_broken_out(kdb)
     _metadata(kdb)
+    return kdb
+
+
+def build(kdb: KlishDb, issues: Issues, file: str, name: str, role: str | None) -> ParseResult:
+    """Build stage: the tables -> the device through the SONiC platform's bind and build
+    (the reported CLI lines first in ``unparsed``)."""
     pr = Problems(file)
-    config = normalise_db(kdb.db, pr)
-    result = device_from_configs(
+    config = sonic_parse.bind(kdb.db, pr)
+    result = sonic_parse.build(
         [config], pr, file, name, role, platform=PLATFORM, extra=tuple(issues.items)
     )
     device = result.device

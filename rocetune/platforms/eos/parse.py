@@ -1,7 +1,10 @@
 """EOS snapshot -> :class:`~rocetune.model.Device` plus provenance.
 
-Two steps: the vendor shape (:mod:`.blocks` -> :mod:`.reader` / :mod:`.qos_lines` ->
-:class:`~rocetune.platforms.eos.shape.EosConfig`) and the neutral model (:mod:`.ports`).
+The parse stages (:data:`~rocetune.platforms.base.PARSE_STAGES`): :func:`read` (text -> a
+tree of lines by mode, :mod:`.blocks`), :func:`bind` (the tree -> the vendor shape
+:class:`~rocetune.platforms.eos.shape.EosConfig`, :mod:`.reader` and :mod:`.qos_lines`),
+:func:`build` (the neutral ports, :mod:`.ports`) and ``account`` (the Unparsed items of the
+running-config, the status and the LLDP outputs).
 Provenance paths: ``""`` -> line 1 of the running-config, ``hostname``, ``ports.<p>`` -> the
 ``interface`` line that names the port (a range line for ranges; the status output's line for
 a port only seen there), ``ports.<p>.<field>`` (and ``.watchdog.<timer>``, ``.ecn.<q>``,
@@ -23,7 +26,7 @@ from rocetune.model import Device, LldpNeighbor, Port, Unparsed
 from rocetune.platforms.base import ParseResult, Provenance
 from rocetune.platforms.common.unparsed import account
 from rocetune.platforms.common.unread import blocked_features
-from rocetune.platforms.eos.blocks import Issues, read_tree
+from rocetune.platforms.eos.blocks import Issues, Node, read_tree
 from rocetune.platforms.eos.commands import (
     INTERFACES_STATUS,
     LLDP_BRIEF,
@@ -50,12 +53,12 @@ def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResu
         msg = "no `show running-config` output in the snapshot"
         raise ParseError(msg, file=snapshot.origin or None)
     issues = Issues(source.path)
-    config = read_config(source.text, read_tree(source.text, issues), issues)
+    config = bind(source.text, read(source.text, issues), issues)
     provenance = Provenance()
     provenance.add("", source.path, 1)
     oper, oper_file, oper_items = _status(snapshot)
     lldp, lldp_items = _lldp(snapshot, provenance)
-    ports = _ports(config, oper, issues, provenance, (source.path, oper_file))
+    ports = build(config, oper, issues, provenance, (source.path, oper_file))
     unparsed = (*issues.items, *oper_items, *lldp_items)
     _device_provenance(config, provenance, source.path)
     account(provenance, unparsed, file=source.path)
@@ -74,6 +77,16 @@ def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResu
         mtu_max=MTU_MAX,
     )
     return ParseResult(device=device, provenance=provenance)
+
+
+def read(text: str, issues: Issues) -> list[Node]:
+    """Read stage: the running-config's lines as a tree by CLI mode."""
+    return read_tree(text, issues)
+
+
+def bind(text: str, tree: list[Node], issues: Issues) -> EosConfig:
+    """Bind stage: the tree -> the EOS configuration (profiles, maps, interfaces)."""
+    return read_config(text, tree, issues)
 
 
 def _status(snapshot: Snapshot) -> tuple[dict[str, OperLink], str, tuple[Unparsed, ...]]:
@@ -96,13 +109,14 @@ def _lldp(
     return found, tuple(issues.items)
 
 
-def _ports(
+def build(
     config: EosConfig,
     oper: dict[str, OperLink],
     issues: Issues,
     provenance: Provenance,
     files: tuple[str, str],
 ) -> dict[str, Port]:
+    """Build stage: the neutral ports (configured or seen in the status output)."""
     config_file, oper_file = files
     configured = {n for n, c in config.interfaces.items() if c.kind == "ethernet"}
     seen = {n for n in oper if n.startswith("Ethernet") and "." not in n}

@@ -1,10 +1,14 @@
 """Linux host snapshot -> :class:`~rocetune.model.Device` (kind ``host``) plus provenance.
 
-Two steps: :mod:`.outputs` reads every file into typed per-command results, and
-:mod:`.assemble` joins them onto NIC ports (see its docstring for the netdev / RDMA device /
-PCI joins). Provenance paths: ``""`` -> the snapshot, ``nics.<if>`` -> where the NIC port
-is first named, ``nics.<if>.<field>`` -> the output line of that value, ``hostname``,
-``lldp`` / ``lldp.<i>`` and ``unparsed.<i>``.
+The parse stages (:data:`~rocetune.platforms.base.PARSE_STAGES`): :func:`read` (:mod:`.outputs`
+reads every file into typed per-command results), :func:`bind` (:mod:`.assemble` joins them onto
+NIC ports; see its docstring for the netdev / RDMA device / PCI joins), :func:`build` (the
+model's NIC ports and facts) and ``account``. A setup script in the snapshot is laid over the
+result (:mod:`.script`).
+
+Provenance paths: ``""`` -> the snapshot, ``nics.<if>`` -> where the NIC port is first named,
+``nics.<if>.<field>`` -> the output line of that value, ``hostname``, ``lldp`` / ``lldp.<i>``
+and ``unparsed.<i>``.
 
 Nothing here raises on odd input: what is not understood becomes an Unparsed item (RT001),
 a failed command leaves its values unknown (RT000 from the rules) and is kept as a device
@@ -22,7 +26,7 @@ from rocetune.model import Device, LldpNeighbor, NicPort, Unparsed
 from rocetune.platforms.base import ParseResult, Provenance
 from rocetune.platforms.common.lldpctl import read_lldpctl_json
 from rocetune.platforms.common.unparsed import account
-from rocetune.platforms.linux_host.assemble import Nic, assemble
+from rocetune.platforms.linux_host.assemble import Assembled, Nic, assemble
 from rocetune.platforms.linux_host.commands import is_script_file
 from rocetune.platforms.linux_host.outputs import Outputs, read_outputs
 from rocetune.platforms.linux_host.script import apply_scripts
@@ -47,15 +51,11 @@ def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResu
 
 
 def _parse_outputs(snapshot: Snapshot, name: str, role: str | None) -> ParseResult:
-    out = read_outputs(snapshot)
-    joined = assemble(out)
+    out = read(snapshot)
+    joined = bind(out)
     provenance = Provenance()
     provenance.add("", snapshot.origin or _first_file(snapshot), None)
-    nics = {}
-    facts = dict(sorted({**out.facts, **joined.facts}.items()))
-    for nic in sorted(joined.nics.values(), key=lambda n: _natural(n.name)):
-        nics[nic.name] = _nic_port(nic, provenance)
-        facts.update({f"nic.{nic.name}.{k}": v for k, v in sorted(nic.facts.items())})
+    nics, facts = build(out, joined, provenance)
     lldp, lldp_unparsed = _lldp(out, provenance)
     unparsed = (*out.unparsed, *joined.unparsed, *lldp_unparsed)
     account(provenance, unparsed)
@@ -75,6 +75,28 @@ def _parse_outputs(snapshot: Snapshot, name: str, role: str | None) -> ParseResu
         facts=facts,
     )
     return ParseResult(device=device, provenance=provenance)
+
+
+def read(snapshot: Snapshot) -> Outputs:
+    """Read stage: every file of the snapshot -> typed per-command results."""
+    return read_outputs(snapshot)
+
+
+def bind(out: Outputs) -> Assembled:
+    """Bind stage: the per-command results joined onto NIC ports."""
+    return assemble(out)
+
+
+def build(
+    out: Outputs, joined: Assembled, provenance: Provenance
+) -> tuple[dict[str, NicPort], dict[str, str]]:
+    """Build stage: the model's NIC ports (in natural order) and the device facts."""
+    nics = {}
+    facts = dict(sorted({**out.facts, **joined.facts}.items()))
+    for nic in sorted(joined.nics.values(), key=lambda n: _natural(n.name)):
+        nics[nic.name] = _nic_port(nic, provenance)
+        facts.update({f"nic.{nic.name}.{k}": v for k, v in sorted(nic.facts.items())})
+    return nics, facts
 
 
 def _first_file(snapshot: Snapshot) -> str:

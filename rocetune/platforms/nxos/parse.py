@@ -1,8 +1,10 @@
 """NX-OS snapshot -> :class:`~rocetune.model.Device` plus provenance.
 
-Two steps: the vendor shape (:mod:`.lines` tree, :mod:`.config` top-level commands,
-:mod:`.classes`, :mod:`.policies`, :mod:`.queuing`, :mod:`.interfaces`; :mod:`.plan`
-resolves the system policies) and the neutral model (:mod:`.ports`).
+The parse stages (:data:`~rocetune.platforms.base.PARSE_STAGES`): :func:`read` (text -> a
+tree of lines by mode, :mod:`.lines`), :func:`bind` (the vendor shape: :mod:`.config`
+top-level commands, :mod:`.classes`, :mod:`.policies`, :mod:`.queuing`, :mod:`.interfaces`;
+:mod:`.plan` resolves the system policies), :func:`build` (the neutral ports,
+:mod:`.ports`) and ``account`` (the Unparsed items of every output read).
 
 Ports: every Ethernet ``interface`` of the running-config, the breakout sub-ports (which
 replace their parent port) and ports seen only in ``show interface | json``.
@@ -28,7 +30,7 @@ from rocetune.platforms.common.unparsed import account
 from rocetune.platforms.common.unread import blocked_features
 from rocetune.platforms.nxos.commands import INTERFACES, LLDP, RUNNING_CONFIG
 from rocetune.platforms.nxos.config import NxosConfig, read_config
-from rocetune.platforms.nxos.lines import Issues, build_tree
+from rocetune.platforms.nxos.lines import Issues, Node, build_tree
 from rocetune.platforms.nxos.operational import OperPort, read_interfaces, read_lldp
 from rocetune.platforms.nxos.plan import Plan, build_plan
 from rocetune.platforms.nxos.ports import POLL_MS, PortInput, build_port
@@ -45,13 +47,12 @@ def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResu
         msg = "no `show running-config` output in the snapshot"
         raise ParseError(msg, file=snapshot.origin or None)
     issues = Issues(config.path)
-    cfg = read_config(build_tree(config.text, issues), issues)
-    plan = build_plan(cfg, issues)
+    cfg, plan = bind(read(config.text, issues), issues)
     provenance = Provenance()
     provenance.add("", config.path, 1)
     oper, oper_file, extra = _interfaces(snapshot)
     lldp, lldp_file, lldp_extra = _lldp(snapshot)
-    ports = _ports(cfg, plan, oper, issues, provenance=provenance, files=(config.path, oper_file))
+    ports = build(cfg, plan, oper, issues, provenance=provenance, files=(config.path, oper_file))
     unparsed = (*sorted(issues.items, key=_by_line), *extra, *lldp_extra)
     _device_provenance(provenance, cfg, config.path, lldp_file, unparsed)
     facts = {"nxos.source": "show running-config", **dict(sorted(plan.facts.items()))}
@@ -70,6 +71,17 @@ def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResu
         facts=facts,
     )
     return ParseResult(device=device, provenance=provenance)
+
+
+def read(text: str, issues: Issues) -> list[Node]:
+    """Read stage: the running-config's lines as a tree by CLI mode."""
+    return build_tree(text, issues)
+
+
+def bind(tree: list[Node], issues: Issues) -> tuple[NxosConfig, Plan]:
+    """Bind stage: the tree -> the NX-OS configuration and the system policies resolved."""
+    cfg = read_config(tree, issues)
+    return cfg, build_plan(cfg, issues)
 
 
 def _interfaces(snapshot: Snapshot) -> tuple[dict[str, OperPort], str, tuple[Unparsed, ...]]:
@@ -92,7 +104,7 @@ def _lldp(
     return found, source.path, tuple(issues.items)
 
 
-def _ports(
+def build(
     cfg: NxosConfig,
     plan: Plan,
     oper: dict[str, OperPort],
@@ -101,6 +113,7 @@ def _ports(
     provenance: Provenance,
     files: tuple[str, str],
 ) -> dict[str, Port]:
+    """Build stage: the neutral ports (configured, broken out or seen operationally)."""
     broken = {p for b in cfg.breakouts for p in b.parents}
     speeds = {c: (b.speed_mbps, b.line) for b in cfg.breakouts for c in b.children()}
     names = ({*cfg.interfaces, *speeds, *oper}) - broken

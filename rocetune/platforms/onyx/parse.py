@@ -1,9 +1,12 @@
 """Onyx snapshot -> :class:`~rocetune.model.Device` plus provenance.
 
-Steps: :mod:`.lines` (text -> statements with their interface context), :mod:`.reader`
-(statements -> :class:`~rocetune.platforms.onyx.shape.OnyxConfig`), :mod:`.ports` (the
-neutral ports). Provenance paths: ``""`` -> line 1, ``hostname``, ``ports.<p>`` -> the first
-line naming the port (its split parent's or its port-channel's for ports only seen there),
+The parse stages (:data:`~rocetune.platforms.base.PARSE_STAGES`): :func:`read` (text ->
+statements with their interface context, :mod:`.lines`), :func:`bind` (statements ->
+:class:`~rocetune.platforms.onyx.shape.OnyxConfig`, :mod:`.reader`), :func:`build` (the
+neutral ports, :mod:`.ports`) and ``account``.
+
+Provenance paths: ``""`` -> line 1, ``hostname``, ``ports.<p>`` -> the first line naming
+the port (its split parent's or its port-channel's for ports only seen there),
 ``ports.<p>.<field>`` -> the line that set the value (the ``roce`` line for values from the
 documented defaults of the roce command), ``buffer_pools.<name>`` and ``unparsed.<i>``.
 """
@@ -17,7 +20,7 @@ from rocetune.platforms.common.cli_tree import Issues
 from rocetune.platforms.common.unparsed import account
 from rocetune.platforms.common.unread import blocked_features
 from rocetune.platforms.onyx.commands import RUNNING_CONFIG
-from rocetune.platforms.onyx.lines import read_lines
+from rocetune.platforms.onyx.lines import Lines, read_lines
 from rocetune.platforms.onyx.ports import build_port, port_names
 from rocetune.platforms.onyx.reader import MTU_MAX, read_config
 from rocetune.platforms.onyx.roce import APP_TLV, MODES
@@ -34,19 +37,11 @@ def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResu
         msg = "no `show running-config` output in the snapshot"
         raise ParseError(msg, file=snapshot.origin or None)
     issues = Issues(source.path)
-    lines = read_lines(source.text)
-    head = "\n".join(source.text.splitlines()[:12])
-    config = read_config(lines, issues, head)
+    lines = read(source.text)
+    config = bind(lines, issues, source.text)
     provenance = Provenance()
     provenance.add("", source.path, 1)
-    blocked = blocked_features(issues.items)
-    ports: dict[str, Port] = {}
-    for port_name in port_names(config):
-        built = build_port(port_name, config, blocked)
-        ports[port_name] = built.port
-        provenance.add(f"ports.{port_name}", source.path, _port_line(port_name, config))
-        for field, line in built.lines.items():
-            provenance.add(f"ports.{port_name}.{field}", source.path, line)
+    ports = build(config, issues, provenance, source.path)
     if config.hostname is not None:
         provenance.add("hostname", source.path, config.hostname.line)
     pools = _pools(config, provenance, source.path)
@@ -72,6 +67,30 @@ def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResu
         mtu_max=MTU_MAX,
     )
     return ParseResult(device=device, provenance=provenance)
+
+
+def read(text: str) -> Lines:
+    """Read stage: the text's statements with their interface context."""
+    return read_lines(text)
+
+
+def bind(lines: Lines, issues: Issues, text: str) -> OnyxConfig:
+    """Bind stage: the statements -> the Onyx configuration (the first lines tell the
+    release)."""
+    return read_config(lines, issues, "\n".join(text.splitlines()[:12]))
+
+
+def build(config: OnyxConfig, issues: Issues, provenance: Provenance, file: str) -> dict[str, Port]:
+    """Build stage: the neutral ports (unread lines keep their defaults unknown)."""
+    blocked = blocked_features(issues.items)
+    ports: dict[str, Port] = {}
+    for port_name in port_names(config):
+        built = build_port(port_name, config, blocked)
+        ports[port_name] = built.port
+        provenance.add(f"ports.{port_name}", file, _port_line(port_name, config))
+        for field, line in built.lines.items():
+            provenance.add(f"ports.{port_name}.{field}", file, line)
+    return ports
 
 
 def _port_line(name: str, config: OnyxConfig) -> int:

@@ -1,8 +1,10 @@
 """Parse a SONiC snapshot (the running CONFIG_DB as JSON) into a Device.
 
-Three steps: :mod:`.tables` reads the JSON into raw tables with lines; the ``norm_*``
-modules turn them into the typed SONiC shape of :mod:`.shape`; :mod:`.build` and
-:mod:`.build_port` turn that into the vendor-neutral model. Only invalid JSON raises
+The parse stages (:data:`~rocetune.platforms.base.PARSE_STAGES`): :func:`read` (the JSON
+into raw tables with lines, :mod:`.tables`), :func:`bind` (the ``norm_*`` modules: the typed
+SONiC shape of :mod:`.shape`, objects bound to the ports that name them), :func:`build` (the
+vendor-neutral model, :mod:`.build` and :mod:`.build_port`) and ``account``. Only invalid
+JSON raises
 (:class:`~rocetune.errors.ParseError` with file and line); every other problem becomes an
 :class:`~rocetune.model.Unparsed` item and the parse carries on.
 
@@ -80,11 +82,16 @@ def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResu
 
 
 def read_configs(text: str, file: str) -> tuple[list[SonicConfig], Problems]:
-    """Steps 1 and 2: JSON text -> the normalised SONiC shape, one per namespace."""
-    doc = parse_json(json_body(text), file)
+    """Read and bind: JSON text -> the normalised SONiC shape, one per namespace."""
     pr = Problems(file)
-    dbs = sorted(read_document(doc, pr), key=_namespace_order)
-    return [_normalise(db, pr) for db in dbs], pr
+    return [bind(db, pr) for db in read(text, file, pr)], pr
+
+
+def read(text: str, file: str, pr: Problems) -> list[RawDb]:
+    """Read stage: CONFIG_DB JSON text -> raw tables with lines, one set per namespace (ASIC
+    namespaces first); ParseError when it is not JSON."""
+    doc = parse_json(json_body(text), file)
+    return sorted(read_document(doc, pr), key=_namespace_order)
 
 
 def parse_text(
@@ -98,16 +105,16 @@ def parse_text(
     PFC watchdog's ``default_pfcwd_status``) apply to what it leaves out.
     """
     configs, pr = read_configs(text, file)
-    return device_from_configs(configs, pr, file, name, role, running=running)
+    return build(configs, pr, file, name, role, running=running)
 
 
-def normalise_db(db: RawDb, pr: Problems) -> SonicConfig:
-    """Step 2 for one set of raw tables (also used by platforms that write CONFIG_DB tables
-    from another syntax, such as the Enterprise SONiC CLI)."""
+def bind(db: RawDb, pr: Problems) -> SonicConfig:
+    """Bind stage: one set of raw tables -> the typed SONiC shape (also used by platforms
+    that write CONFIG_DB tables from another syntax, such as the Enterprise SONiC CLI)."""
     return _normalise(db, pr)
 
 
-def device_from_configs(
+def build(
     configs: list[SonicConfig],
     pr: Problems,
     file: str,
@@ -118,7 +125,8 @@ def device_from_configs(
     platform: str = "sonic",
     extra: tuple[Unparsed, ...] = (),
 ) -> ParseResult:
-    """Step 3: normalised tables -> the device; ``extra`` items come first in ``unparsed``."""
+    """Build stage: normalised tables -> the device; ``extra`` items come first in
+    ``unparsed`` (then the account stage)."""
     prov = Provenance()
     prov.add("", file, 1)
     multi = any(cfg.namespace is not None for cfg in configs)

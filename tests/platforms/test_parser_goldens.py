@@ -34,6 +34,13 @@ def test_there_are_cases_for_every_platform() -> None:
     assert {c.parent.name for c in CASES} == set(PLATFORMS)
 
 
+def test_every_case_names_its_origin() -> None:
+    """A row per case in goldens/SOURCES.md (the file its inputs were copied from)."""
+    text = (TOOL.GOLDENS / "SOURCES.md").read_text(encoding="utf-8")
+    rows = {line.split("|")[1].strip() for line in text.splitlines() if line.startswith("| ")}
+    assert {f"{c.parent.name}/{c.name}" for c in CASES} <= rows
+
+
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c.parent.name}/{c.name}")
 def test_parser_golden(case: Path) -> None:
     expected = case / TOOL.EXPECTED

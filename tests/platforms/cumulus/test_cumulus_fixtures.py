@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from rocetune.model import BufferPool, BufferProfile, EcnProfile, Port, Scheduler, Watchdog
+from rocetune.model import BufferPool, BufferProfile, EcnProfile, Scheduler, Watchdog
 from tests.platforms.cumulus.cumulus_helpers import (
     DSCP_DEFAULT,
-    IDENTITY8,
     ROCE_SP_TO_TC,
     parse_fixture,
 )
@@ -39,48 +38,30 @@ NVUE_ETS = {
 }
 
 
-def _roce_port(name: str, *, speed: int | None, watchdog: bool) -> Port:
-    return Port(
-        name=name,
-        speed_mbps=speed,
-        mtu=9216,
-        admin_up=True,
-        trust="both",
-        dscp_to_priority=DSCP_DEFAULT,
-        priority_to_tc=ROCE_SP_TO_TC,
-        tc_to_pg={0: 0, 3: 3, 6: 6},
-        tc_to_queue=IDENTITY8,
-        pfc_priority_to_queue={3: 3},
-        pfc_priority_to_pg={3: 3},
-        pfc_rx=(3,),
-        pfc_tx=(3,),
-        link_pause=False,
-        watchdog=(
-            Watchdog(enabled=True, detection_ms=300.0, restoration_ms=100.0, action="drop")
-            if watchdog
-            else Watchdog(enabled=False)
-        ),
-        ecn=ROCE_ECN,
-        schedulers=ROCE_ETS,
-        pg_buffers={
-            3: BufferProfile(
-                name="default-global", pool="roce-lossless", alpha=1.0, computed_at_runtime=True
-            )
-        },
-        dscp_rewrite={},
-        dscp_rewrite_on_ingress=False,
-        cable_length_m=100.0,
-    )
-
-
 def test_roce_leaf_ports() -> None:
+    """The whole model is the parser golden cumulus/roce_leaf_config_only; the decisions:"""
     result = parse_fixture("roce_leaf.yaml", "leaf01")
     dev = result.device
     assert list(dev.ports) == ["swp1", "swp2", "swp3", "swp4", "swp31", "swp32"]
+    for port in dev.ports.values():  # `qos roce` alone: its documented expansion
+        assert (port.trust, port.mtu, port.pfc_rx, port.pfc_tx) == ("both", 9216, (3,), (3,))
+        assert port.priority_to_tc == ROCE_SP_TO_TC
+        assert port.tc_to_pg == {0: 0, 3: 3, 6: 6}
+        assert (port.ecn, port.schedulers) == (ROCE_ECN, ROCE_ETS)
+        assert port.pg_buffers == {
+            3: BufferProfile(
+                name="default-global", pool="roce-lossless", alpha=1.0, computed_at_runtime=True
+            )
+        }
+        assert port.cable_length_m == 100.0
+    watchdog = Watchdog(enabled=True, detection_ms=300.0, restoration_ms=100.0, action="drop")
     for name in ("swp1", "swp2", "swp3", "swp4"):
-        assert dev.ports[name] == _roce_port(name, speed=100_000, watchdog=True)
+        assert (dev.ports[name].speed_mbps, dev.ports[name].watchdog) == (100_000, watchdog)
     for name in ("swp31", "swp32"):
-        assert dev.ports[name] == _roce_port(name, speed=None, watchdog=False)
+        assert (dev.ports[name].speed_mbps, dev.ports[name].watchdog) == (
+            None,
+            Watchdog(enabled=False),
+        )
 
 
 def test_roce_leaf_device() -> None:
@@ -120,32 +101,23 @@ def test_roce_leaf_provenance() -> None:
     assert ref.file.endswith("roce_leaf.yaml")
 
 
-def _explicit_lossless(name: str, watchdog: Watchdog) -> Port:
-    dscp = dict(DSCP_DEFAULT)
-    dscp.update({24: 0, 25: 0, 26: 3, 27: 0, 28: 0, 29: 0, 30: 0, 31: 0, 48: 6})
-    return Port(
-        name=name,
-        speed_mbps=400_000,
-        mtu=9216,
-        admin_up=None,
-        trust="dscp",
-        dscp_to_priority=dscp,
-        priority_to_tc=IDENTITY8,
-        tc_to_pg=IDENTITY8,
-        tc_to_queue=IDENTITY8,
-        pfc_priority_to_queue={3: 3},
-        pfc_priority_to_pg={3: 3},
-        pfc_rx=(3,),
-        pfc_tx=(3,),
-        link_pause=False,
-        watchdog=watchdog,
-        ecn={3: _ecn("roce-ecn", 150_000, 1_500_000)},
-        schedulers={
+def test_explicit_profiles_leaf() -> None:
+    """The whole model is the parser golden cumulus/explicit_profiles_leaf; the decisions:"""
+    dev = parse_fixture("explicit_profiles_leaf.yaml", "leaf02").device
+    assert list(dev.ports) == ["swp1", "swp2", "swp3", "swp5", "swp6"]
+    dscp = {**DSCP_DEFAULT, **dict.fromkeys(range(24, 32), 0), 26: 3, 48: 6}
+    for name in ("swp1", "swp2"):  # the named lossless profiles they bind
+        port = dev.ports[name]
+        assert (port.trust, port.dscp_to_priority) == ("dscp", dscp)
+        assert (port.speed_mbps, port.mtu, port.admin_up) == (400_000, 9216, None)
+        assert (port.pfc_rx, port.cable_length_m) == ((3,), 5.0)
+        assert port.ecn == {3: _ecn("roce-ecn", 150_000, 1_500_000)}
+        assert port.schedulers == {
             0: Scheduler(name="roce-ets", kind="dwrr", weight=50.0),
             3: Scheduler(name="roce-ets", kind="dwrr", weight=50.0),
             6: Scheduler(name="roce-ets", kind="strict"),
-        },
-        pg_buffers={
+        }
+        assert port.pg_buffers == {
             3: BufferProfile(
                 name="roce-pfc",
                 pool="default-lossless",
@@ -154,47 +126,18 @@ def _explicit_lossless(name: str, watchdog: Watchdog) -> Port:
                 xon_bytes=2_000,
                 alpha=2.0,
             )
-        },
-        dscp_rewrite={},
-        dscp_rewrite_on_ingress=False,
-        cable_length_m=5.0,
+        }
+    assert dev.ports["swp1"].watchdog == Watchdog(
+        enabled=True, detection_ms=1000.0, restoration_ms=200.0, action="drop"
     )
-
-
-def _plain_port(name: str, **link: object) -> Port:
-    return Port(
-        name=name,
-        trust="pcp",
-        dscp_to_priority=DSCP_DEFAULT,
-        priority_to_tc=IDENTITY8,
-        tc_to_pg=IDENTITY8,
-        tc_to_queue=IDENTITY8,
-        pfc_priority_to_queue={},
-        pfc_priority_to_pg={},
-        pfc_rx=(),
-        pfc_tx=(),
-        link_pause=False,
-        watchdog=Watchdog(enabled=False),
-        ecn={0: _ecn("default-global", 150_000, 1_500_000)},
-        schedulers=NVUE_ETS,
-        pg_buffers={},
-        dscp_rewrite={},
-        dscp_rewrite_on_ingress=False,
-        cable_length_m=None,
-        **link,
-    )
-
-
-def test_explicit_profiles_leaf() -> None:
-    dev = parse_fixture("explicit_profiles_leaf.yaml", "leaf02").device
-    detect = Watchdog(enabled=True, detection_ms=1000.0, restoration_ms=200.0, action="drop")
-    assert dev.ports == {
-        "swp1": _explicit_lossless("swp1", detect),
-        "swp2": _explicit_lossless("swp2", Watchdog(enabled=False)),
-        "swp3": _plain_port("swp3", speed_mbps=25_000, mtu=9216, admin_up=False),
-        "swp5": _plain_port("swp5", mtu=9000),
-        "swp6": _plain_port("swp6", mtu=9000),
-    }
+    assert dev.ports["swp2"].watchdog == Watchdog(enabled=False)
+    for name in ("swp3", "swp5", "swp6"):  # no profile: the NVUE defaults
+        port = dev.ports[name]
+        assert (port.trust, port.pfc_rx, port.schedulers) == ("pcp", (), NVUE_ETS)
+        assert port.ecn == {0: _ecn("default-global", 150_000, 1_500_000)}
+    swp3 = dev.ports["swp3"]
+    assert (swp3.speed_mbps, swp3.mtu, swp3.admin_up) == (25_000, 9216, False)
+    assert dev.ports["swp5"].mtu == dev.ports["swp6"].mtu == 9000  # the bond's MTU
     assert dev.hostname == "leaf02"
     assert dev.unparsed == ()
     assert dev.watchdog_poll_ms == 200.0

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from rocetune import api
-from rocetune.model import EcnProfile, Port, Scheduler, Watchdog
+from rocetune.model import EcnProfile, Scheduler, Watchdog
 from rocetune.platforms.eos.blocks import Issues, read_tree
 from rocetune.platforms.eos.reader import read_config
 from rocetune.platforms.eos.shape import At, PortTimer, Red
@@ -58,32 +58,6 @@ EXPERIMENT = _sched(
 )
 
 
-def _qos_port(name: str, **changes: object) -> Port:
-    base: dict[str, object] = {
-        "cos_to_tc": {1: 2, 2: 2, 3: 3, 4: 2},  # lines 234-235: the later line wins for CoS 3
-        "speed_mbps": None,
-        "mtu": None,
-        "admin_up": True,
-        "trust": "pcp",
-        "dscp_to_priority": QOS_DSCP,
-        "priority_to_tc": IDENTITY8,
-        "tc_to_queue": QOS_QUEUES,
-        "pfc_priority_to_queue": {},
-        "pfc_rx": (),
-        "pfc_tx": (),
-        "pfc_mode": "off",  # explicit: `priority-flow-control all off` / `no ...`
-        "link_pause": False,
-        "watchdog": Watchdog(enabled=False),
-        "ecn": {},
-        "schedulers": EXPERIMENT,
-        "fec": "auto",
-        "dscp_rewrite": None,
-        "dscp_rewrite_on_ingress": None,
-    }
-    base.update(changes)
-    return Port(name=name, **base)
-
-
 @pytest.mark.parametrize("path", CORPUS_FILES, ids=lambda p: p.name)
 def test_every_shared_corpus_file_parses(path: Path) -> None:
     dev = parse_path(path).device
@@ -101,43 +75,46 @@ def test_fixture_copies_are_unchanged(path: Path) -> None:
 
 
 def test_avd_qos_ports() -> None:
+    """The whole model is the parser golden eos/avd_qos; the decisions:"""
     dev = parse_path(QOS).device
     assert list(dev.ports) == ["Ethernet1", "Ethernet3", "Ethernet4", "Ethernet6", "Ethernet7"]
-    assert dev.ports["Ethernet1"] == _qos_port(
-        "Ethernet1",
-        mtu=1500,
-        trust="dscp",
-        ecn={
-            2: EcnProfile(
-                name="test",
-                ecn_mark=True,
-                red_drop=False,
-                min_threshold_bytes=320_000,
-                max_threshold_bytes=320_000,
-                max_probability_pct=90.0,
-            ),
-            4: EcnProfile(
-                name="test",
-                ecn_mark=True,
-                red_drop=False,
-                min_threshold_bytes=320 * 208,
-                max_threshold_bytes=320 * 208,
-            ),
-        },
-        schedulers=_sched(
-            q1=Scheduler(kind="dwrr", weight=50.0), q2=Scheduler(kind="strict", weight=10.0)
+    for port in dev.ports.values():
+        assert port.cos_to_tc == {1: 2, 2: 2, 3: 3, 4: 2}  # lines 234-235: the later line wins
+        assert port.dscp_to_priority == QOS_DSCP
+        assert port.tc_to_queue == QOS_QUEUES
+        assert port.pfc_mode == "off"  # explicit: `priority-flow-control all off` / `no ...`
+        assert (port.pfc_rx, port.link_pause) == ((), False)
+        assert port.dscp_rewrite is None  # `qos rewrite dscp`: the EOS defaults are not modelled
+    eth1 = dev.ports["Ethernet1"]
+    assert (eth1.mtu, eth1.trust) == (1500, "dscp")  # its own lines
+    assert eth1.ecn == {
+        2: EcnProfile(
+            name="test",
+            ecn_mark=True,
+            red_drop=False,
+            min_threshold_bytes=320_000,
+            max_threshold_bytes=320_000,
+            max_probability_pct=90.0,
         ),
+        4: EcnProfile(  # thresholds in segments: 320 x 208 bytes
+            name="test",
+            ecn_mark=True,
+            red_drop=False,
+            min_threshold_bytes=320 * 208,
+            max_threshold_bytes=320 * 208,
+        ),
+    }
+    assert eth1.schedulers == _sched(
+        q1=Scheduler(kind="dwrr", weight=50.0), q2=Scheduler(kind="strict", weight=10.0)
     )
     # Port-Channel3 members inherit its `qos trust cos` and service-profile experiment
     for name in ("Ethernet3", "Ethernet4", "Ethernet6"):
-        assert dev.ports[name] == _qos_port(name)
-    assert dev.ports["Ethernet7"] == _qos_port(
-        "Ethernet7",
-        schedulers=_sched(
-            q0=Scheduler(kind="strict", weight=1.0),
-            q1=Scheduler(kind="strict", weight=80.0),
-            q5=Scheduler(kind="dwrr", weight=19.0),
-        ),
+        assert (dev.ports[name].trust, dev.ports[name].mtu) == ("pcp", None)
+        assert dev.ports[name].schedulers == EXPERIMENT
+    assert dev.ports["Ethernet7"].schedulers == _sched(
+        q0=Scheduler(kind="strict", weight=1.0),
+        q1=Scheduler(kind="strict", weight=80.0),
+        q5=Scheduler(kind="dwrr", weight=19.0),
     )
 
 
@@ -278,32 +255,6 @@ def test_time_thresholds_use_the_port_speed() -> None:
     ) in items(dev)
 
 
-def _show_run_all_port(name: str, **changes: object) -> Port:
-    base: dict[str, object] = {
-        "cos_to_tc": {},  # no `qos map cos ... to traffic-class` line
-        "speed_mbps": None,
-        "mtu": None,
-        "admin_up": True,
-        "trust": "pcp",
-        "dscp_to_priority": DSCP_DEFAULT,
-        "priority_to_tc": IDENTITY8,
-        "tc_to_queue": IDENTITY8,
-        "pfc_priority_to_queue": {},
-        "pfc_rx": (),
-        "pfc_tx": (),
-        "pfc_mode": "off",  # explicit: `priority-flow-control all off` / `no ...`
-        "link_pause": False,
-        "watchdog": Watchdog(enabled=False),
-        "ecn": {},
-        "schedulers": ALL_STRICT,
-        "fec": "auto",
-        "dscp_rewrite": {},
-        "dscp_rewrite_on_ingress": False,
-    }
-    base.update(changes)
-    return Port(name=name, **base)
-
-
 def test_batfish_show_run_all() -> None:
     result = parse_path(SHOW_RUN_ALL)
     dev = result.device
@@ -316,20 +267,24 @@ def test_batfish_show_run_all() -> None:
         "eos.version": "4.19.1F",
     }
     assert list(dev.ports) == ["Ethernet1/1", "Ethernet1/2"]
-    assert dev.ports["Ethernet1/1"] == _show_run_all_port(
-        "Ethernet1/1",
-        speed_mbps=100,  # the last of its speed lines: `speed 100full`
-        mtu=9212,
-        trust="dscp",
-        schedulers=_sched(
-            q0=Scheduler(kind="dwrr", weight=69.0),
-            q1=Scheduler(kind="dwrr", weight=1.0),
-            q2=Scheduler(kind="dwrr", weight=20.0),
-            q4=Scheduler(kind="dwrr", weight=10.0),
-        ),
+    # the whole model is the parser golden eos/batfish_show_run_all; the decisions:
+    eth1 = dev.ports["Ethernet1/1"]
+    assert eth1.speed_mbps == 100  # the last of its speed lines: `speed 100full`
+    assert (eth1.mtu, eth1.trust, eth1.fec) == (9212, "dscp", "auto")
+    assert eth1.schedulers == _sched(
+        q0=Scheduler(kind="dwrr", weight=69.0),
+        q1=Scheduler(kind="dwrr", weight=1.0),
+        q2=Scheduler(kind="dwrr", weight=20.0),
+        q4=Scheduler(kind="dwrr", weight=10.0),
     )
     # all defaults: `default qos trust` on a switchport, every queue strict, no PFC
-    assert dev.ports["Ethernet1/2"] == _show_run_all_port("Ethernet1/2")
+    eth2 = dev.ports["Ethernet1/2"]
+    assert (eth2.trust, eth2.mtu, eth2.schedulers) == ("pcp", None, ALL_STRICT)
+    assert (eth2.cos_to_tc, eth2.dscp_to_priority) == ({}, DSCP_DEFAULT)
+    for port in (eth1, eth2):
+        assert (port.pfc_mode, port.pfc_rx, port.link_pause) == ("off", (), False)
+        assert port.watchdog == Watchdog(enabled=False)
+        assert (port.ecn, port.dscp_rewrite, port.dscp_rewrite_on_ingress) == ({}, {}, False)
     lines = {k: v.line for k, v in result.provenance.refs.items()}
     assert lines["ports.Ethernet1/1.mtu"] == 14
     assert lines["ports.Ethernet1/1.pfc_rx"] == 116  # `no priority-flow-control`

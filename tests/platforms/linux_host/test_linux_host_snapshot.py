@@ -9,7 +9,7 @@ from pathlib import Path
 from rocetune import api
 from rocetune.checks.registry import rule_by_code
 from rocetune.engine import run_checks
-from rocetune.model import Fabric, LldpNeighbor, NicPort, Scheduler
+from rocetune.model import Fabric, LldpNeighbor, Scheduler
 from rocetune.snapshot import read_directory
 from tests.platforms.linux_host.host_helpers import (
     DRIVER,
@@ -20,65 +20,7 @@ from tests.platforms.linux_host.host_helpers import (
     parse_snapshot_dir,
 )
 
-DSCP = {d: d >> 3 for d in range(64)} | {24: 0, 25: 0, 27: 0, 28: 0, 29: 0, 30: 0, 31: 0}
-DCQCN_PARAMS = {
-    "clamp_tgt_rate": 0,
-    "clamp_tgt_rate_after_time_inc": 1,
-    "dce_tcp_g": 1019,
-    "dce_tcp_rtt": 1,
-    "initial_alpha_value": 1023,
-    "rate_reduce_monitor_period": 4,
-    "rate_to_set_on_first_cnp": 0,
-    "rpg_ai_rate": 5,
-    "rpg_byte_reset": 32767,
-    "rpg_gd": 11,
-    "rpg_hai_rate": 50,
-    "rpg_min_dec_fac": 50,
-    "rpg_min_rate": 1,
-    "rpg_threshold": 1,
-    "rpg_time_reset": 300,
-}
 FIRMWARE_KEYS = ("ROCE_CC_PRIO_MASK_P1", "CNP_DSCP_P1", "CNP_802P_PRIO_P1", "LINK_TYPE_P1")
-
-
-def _expected(name: str, rdma: str, *, all_ecn: bool, tclass: int | None) -> NicPort:
-    ecn = {p: all_ecn or p == 3 for p in range(8)}
-    return NicPort(
-        name=name,
-        rdma_device=rdma,
-        speed_mbps=400_000,
-        mtu=9000,
-        trust="dscp",
-        dscp_to_priority=DSCP,
-        pfc_priorities=(3,),
-        priority_to_tc={0: 0, 1: 0, 2: 0, 3: 3, 4: 0, 5: 0, 6: 6, 7: 0},
-        tc_scheduler={
-            0: Scheduler(kind="ets", weight=50.0),
-            3: Scheduler(kind="ets", weight=50.0),
-            6: Scheduler(kind="strict"),
-        },
-        priority_to_buffer={0: 0, 1: 0, 2: 0, 3: 1, 4: 0, 5: 0, 6: 0, 7: 0},
-        buffer_sizes_bytes={0: 130944, 1: 261888, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0, 7: 0},
-        cable_length_m=7.0,
-        global_pause_rx=False,
-        global_pause_tx=False,
-        dcqcn_rp=ecn,
-        dcqcn_np=ecn,
-        cnp_dscp=48,
-        cnp_priority=6,
-        roce_tos=106,
-        traffic_class=tclass,
-        roce_mode="v2",
-        gid_index_v2_ipv4=(3,),
-        dcbx_mode="os",
-        firmware=None,
-        firmware_port=1,
-        dcqcn_params=DCQCN_PARAMS,
-    )
-
-
-def _without_firmware(nic: NicPort) -> NicPort:
-    return nic.model_copy(update={"firmware": None})
 
 
 def test_whole_snapshot_two_nic_ports() -> None:
@@ -92,12 +34,35 @@ def test_whole_snapshot_two_nic_ports() -> None:
         "gpu01",
     )
     assert list(dev.nics) == ["eth2", "eth3"]
-    assert _without_firmware(dev.nics["eth2"]) == _expected(
-        "eth2", "mlx5_0", all_ecn=False, tclass=106
-    )
-    assert _without_firmware(dev.nics["eth3"]) == _expected(
-        "eth3", "mlx5_1", all_ecn=True, tclass=None
-    )
+    # the whole model is the parser golden linux_host/gpu01; the joins and decisions:
+    eth2, eth3 = dev.nics["eth2"], dev.nics["eth3"]
+    assert (eth2.rdma_device, eth3.rdma_device) == ("mlx5_0", "mlx5_1")  # ibdev2netdev
+    assert (eth2.firmware_port, eth3.firmware_port) == (1, 1)
+    assert eth2.dcqcn_rp == eth2.dcqcn_np == {p: p == 3 for p in range(8)}
+    assert eth3.dcqcn_rp == eth3.dcqcn_np == dict.fromkeys(range(8), True)
+    assert (eth2.traffic_class, eth3.traffic_class) == (106, None)  # only mlx5_0 sets it
+    for nic in (eth2, eth3):
+        assert (nic.speed_mbps, nic.mtu, nic.trust, nic.pfc_priorities) == (
+            400_000,
+            9000,
+            "dscp",
+            (3,),
+        )
+        assert nic.dscp_to_priority is not None
+        assert (nic.dscp_to_priority[26], nic.dscp_to_priority[48]) == (3, 6)
+        assert nic.priority_to_buffer == {0: 0, 1: 0, 2: 0, 3: 1, 4: 0, 5: 0, 6: 0, 7: 0}
+        assert nic.buffer_sizes_bytes is not None
+        assert nic.buffer_sizes_bytes[1] == 261888
+        assert nic.tc_scheduler == {
+            0: Scheduler(kind="ets", weight=50.0),
+            3: Scheduler(kind="ets", weight=50.0),
+            6: Scheduler(kind="strict"),
+        }
+        assert (nic.cnp_dscp, nic.cnp_priority, nic.roce_tos, nic.roce_mode) == (48, 6, 106, "v2")
+        assert (nic.global_pause_rx, nic.global_pause_tx, nic.cable_length_m) == (False, False, 7.0)
+        assert (nic.gid_index_v2_ipv4, nic.dcbx_mode) == ((3,), "os")
+        assert nic.dcqcn_params is not None
+        assert nic.dcqcn_params["rpg_min_dec_fac"] == 50
     for nic in dev.nics.values():
         assert nic.firmware is not None
         assert [nic.firmware[k] for k in FIRMWARE_KEYS] == ["255", "48", "6", "2"]

@@ -45,10 +45,6 @@ def test_copies_are_identical_to_the_shared_corpus() -> None:
         assert _copy(shared.name).read_bytes() == shared.read_bytes()
 
 
-def _scheds(weights: dict[int, float], name: str) -> dict[int, Scheduler]:
-    return {q: Scheduler(name=name, kind="dwrr", weight=w) for q, w in weights.items()}
-
-
 def test_azurelocal_cos_trusting_tor() -> None:
     result = parse_path(_copy("azurelocal_tor_qos_policy_nxos.cfg"))
     dev = result.device
@@ -61,38 +57,28 @@ def test_azurelocal_cos_trusting_tor() -> None:
         "nxos.system_qos.network-qos": "QOS_NETWORK",
         "nxos.system_qos.queuing-out": "QOS_EGRESS_PORT",
     }
-    weights = {0: 48.0, 1: 0.0, 2: 0.0, 3: 50.0, 4: 0.0, 5: 0.0, 6: 0.0, 7: 1.0}
-    assert dev.ports == {
-        "Ethernet1/17": Port(
-            name="Ethernet1/17",
-            mtu=9216,
-            class_mtu=9216,  # network-qos class c-8q-nq3 mtu 9216 (line 6)
-            admin_up=True,
-            trust="pcp",  # match cos 3 / cos 7 only: routed RoCE falls to qos-group 0
-            dscp_to_priority=ALL_ZERO,
-            priority_to_tc=IDENTITY8,
-            tc_to_pg=IDENTITY8,
-            tc_to_queue=IDENTITY8,
-            pfc_priority_to_queue={3: 3},
-            pfc_priority_to_pg={3: 3},
-            pfc_rx=(3,),
-            pfc_tx=(3,),
-            pfc_mode="on",  # priority-flow-control mode on send-tlv
-            link_pause=False,
-            watchdog=Watchdog(enabled=False),
-            ecn={
-                3: EcnProfile(
-                    name="QOS_EGRESS_PORT",
-                    ecn_mark=True,
-                    red_drop=True,
-                    min_threshold_bytes=300_000,
-                    max_threshold_bytes=300_000,
-                    max_probability_pct=100.0,
-                )
-            },
-            schedulers=_scheds(weights, "QOS_EGRESS_PORT"),
+    # the whole model: parser golden nxos/azurelocal_tor; the decisions:
+    assert list(dev.ports) == ["Ethernet1/17"]
+    port = dev.ports["Ethernet1/17"]
+    assert port.class_mtu == 9216  # network-qos class c-8q-nq3 mtu 9216 (line 6)
+    assert port.trust == "pcp"  # match cos 3 / cos 7 only: routed RoCE falls to qos-group 0
+    assert port.dscp_to_priority == ALL_ZERO
+    assert port.pfc_mode == "on"  # priority-flow-control mode on send-tlv
+    assert (port.pfc_rx, port.pfc_tx, port.link_pause) == ((3,), (3,), False)
+    assert port.watchdog == Watchdog(enabled=False)
+    assert port.ecn == {
+        3: EcnProfile(
+            name="QOS_EGRESS_PORT",
+            ecn_mark=True,
+            red_drop=True,
+            min_threshold_bytes=300_000,
+            max_threshold_bytes=300_000,
+            max_probability_pct=100.0,
         )
     }
+    assert port.schedulers is not None
+    weights = {0: 48.0, 1: 0.0, 2: 0.0, 3: 50.0, 4: 0.0, 5: 0.0, 6: 0.0, 7: 1.0}
+    assert {q: s.weight for q, s in port.schedulers.items()} == weights
     lines = {
         "ports.Ethernet1/17": 42,
         "ports.Ethernet1/17.mtu": 50,
@@ -125,43 +111,20 @@ def test_invalid_mixed_syntax_guide_reports_every_foreign_line() -> None:
         (44, "priority-flow-control receive on"),
         (45, "priority-flow-control send on"),
     ]
-    dscp = dict(ALL_ZERO)
-    dscp.update({26: 3, 48: 7})
-    assert dev.ports == {
-        "Ethernet1/1": Port(
-            name="Ethernet1/1",
-            mtu=1500,  # no interface mtu: the 4200 of the no-drop class does not raise it
-            class_mtu=4200,  # the no-drop class's own MTU (RT601 checks it too)
-            trust="dscp",
-            dscp_to_priority=dscp,
-            priority_to_tc=IDENTITY8,
-            tc_to_pg=IDENTITY8,
-            tc_to_queue=IDENTITY8,
-            pfc_priority_to_queue={3: 3},
-            pfc_priority_to_pg={3: 3},
-            # No interface "priority-flow-control mode" line: the default auto, PFC on the
-            # no-drop CoS only while DCBX negotiates it (RT201 reports it).
-            pfc_rx=(3,),
-            pfc_tx=(3,),
-            pfc_mode="auto",
-            link_pause=None,  # unread priority-flow-control lines: pause state unknown
-            watchdog=Watchdog(enabled=False),
-            ecn={
-                3: EcnProfile(
-                    name="ROCE-QUEUE",
-                    ecn_mark=True,
-                    red_drop=True,
-                    min_threshold_bytes=100_000,
-                    max_threshold_bytes=700_000,
-                    max_probability_pct=40.0,
-                )
-            },
-            schedulers={
-                **_scheds({3: 50.0}, "ROCE-QUEUE"),
-                # the column-0 class line stays in the policy-map, as the CLI reads it
-                7: Scheduler(name="ROCE-QUEUE", kind="strict"),
-            },
-        )
+    # the whole model: parser golden nxos/invalid_mixed_guide_n9300; the decisions:
+    port = dev.ports["Ethernet1/1"]
+    assert list(dev.ports) == ["Ethernet1/1"]
+    assert port.mtu == 1500  # no interface mtu: the 4200 of the no-drop class does not raise it
+    assert port.class_mtu == 4200  # the no-drop class's own MTU (RT601 checks it too)
+    assert port.dscp_to_priority == {**ALL_ZERO, 26: 3, 48: 7}
+    # No interface "priority-flow-control mode" line: the default auto, PFC on the no-drop
+    # CoS only while DCBX negotiates it (RT201 reports it).
+    assert (port.pfc_mode, port.pfc_rx, port.pfc_tx) == ("auto", (3,), (3,))
+    assert port.link_pause is None  # unread priority-flow-control lines: pause state unknown
+    assert port.schedulers == {
+        3: Scheduler(name="ROCE-QUEUE", kind="dwrr", weight=50.0),
+        # the column-0 class line stays in the policy-map, as the CLI reads it
+        7: Scheduler(name="ROCE-QUEUE", kind="strict"),
     }
     interface = [u for u in dev.unparsed if u.line in (44, 45)]
     assert all(u.ports == ("Ethernet1/1",) and u.features == ("pfc",) for u in interface)

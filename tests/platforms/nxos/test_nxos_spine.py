@@ -4,15 +4,7 @@ model, operational fill-in, breakout, LLDP and provenance."""
 from __future__ import annotations
 
 from rocetune import api
-from rocetune.model import (
-    CnpIntent,
-    EcnProfile,
-    Intent,
-    LldpNeighbor,
-    Port,
-    Scheduler,
-    Watchdog,
-)
+from rocetune.model import CnpIntent, Intent, Watchdog
 from rocetune.platforms.nxos.commands import INTERFACES, LLDP, RUNNING_CONFIG
 from tests.platforms.nxos.nxos_helpers import (
     ALL_ZERO,
@@ -24,55 +16,10 @@ from tests.platforms.nxos.nxos_helpers import (
 )
 
 POLICY = "custom-8q-out-policy"
-ROCE_DSCP = {**ALL_ZERO, 26: 3, 48: 7}
-ECN = {
-    3: EcnProfile(
-        name=POLICY,
-        ecn_mark=True,
-        red_drop=True,
-        min_threshold_bytes=150_000,
-        max_threshold_bytes=3_000_000,
-        max_probability_pct=7.0,
-    )
-}
-SCHEDULERS = {
-    **{q: Scheduler(name=POLICY, kind="dwrr", weight=0.0) for q in (1, 2, 4, 5, 6)},
-    0: Scheduler(name=POLICY, kind="dwrr", weight=50.0),
-    3: Scheduler(name=POLICY, kind="dwrr", weight=50.0),
-    7: Scheduler(name=POLICY, kind="strict", weight=None),
-}
-WATCHDOG = Watchdog(enabled=True, detection_ms=100.0, action="drop")
-
-
-def _port(name: str, **changes: object) -> Port:
-    base: dict[str, object] = {
-        "name": name,
-        "mtu": 9216,
-        "class_mtu": 9216,
-        "admin_up": True,
-        "trust": "dscp",
-        "dscp_to_priority": ROCE_DSCP,
-        "priority_to_tc": IDENTITY8,
-        "tc_to_pg": IDENTITY8,
-        "tc_to_queue": IDENTITY8,
-        "pfc_priority_to_queue": {3: 3},
-        "pfc_priority_to_pg": {3: 3},
-        "pfc_rx": (3,),
-        "pfc_tx": (3,),
-        "pfc_mode": "on",
-        "link_pause": False,
-        "watchdog": WATCHDOG,
-        "ecn": ECN,
-        "schedulers": SCHEDULERS,
-    }
-    base.update(changes)
-    return Port.model_validate(base)
-
-
-def _plain(name: str, **changes: object) -> Port:
-    """A port with no interface QoS: system policies only, PFC mode auto (DCBX-negotiated)."""
-    plain: dict[str, object] = {"trust": "port", "dscp_to_priority": ALL_ZERO, "pfc_mode": "auto"}
-    return _port(name, **{**plain, **changes})
+ROCE = ("Ethernet1/1", "Ethernet1/2", "Ethernet1/3", "Ethernet1/4", "Ethernet1/33/1")
+"""The ports with the RoCE interface QoS (Ethernet1/33/2 too: its breakout line)."""
+# The whole models are the parser goldens nxos/roce_spine_config_only (running-config alone)
+# and nxos/roce_spine (with `show interface` and LLDP); these tests name the decisions.
 
 
 def test_running_config_alone() -> None:
@@ -88,59 +35,62 @@ def test_running_config_alone() -> None:
         "nxos.system_qos.queuing-out": POLICY,
         "nxos.version": "10.3(4a)",
     }
-    assert dev.ports == {
-        **{f"Ethernet1/{n}": _port(f"Ethernet1/{n}") for n in range(1, 5)},
-        "Ethernet1/5": _plain("Ethernet1/5", mtu=1500, admin_up=False),
-        "Ethernet1/33/1": _port("Ethernet1/33/1", speed_mbps=100_000),
-        "Ethernet1/33/2": _port("Ethernet1/33/2", speed_mbps=100_000),  # from the breakout
-        "Ethernet1/33/3": _plain("Ethernet1/33/3", mtu=1500, admin_up=None, speed_mbps=100_000),
-        "Ethernet1/33/4": _plain("Ethernet1/33/4", mtu=1500, admin_up=None, speed_mbps=100_000),
-    }
+    assert list(dev.ports) == [
+        *ROCE[:4],
+        "Ethernet1/5",
+        "Ethernet1/33/1",
+        "Ethernet1/33/2",
+        "Ethernet1/33/3",
+        "Ethernet1/33/4",
+    ]
+    for name in (*ROCE, "Ethernet1/33/2"):
+        port = dev.ports[name]
+        assert (port.trust, port.mtu, port.pfc_mode, port.pfc_rx) == ("dscp", 9216, "on", (3,))
+        assert port.dscp_to_priority == {**ALL_ZERO, 26: 3, 48: 7}
+        assert port.watchdog == Watchdog(enabled=True, detection_ms=100.0, action="drop")
+        assert set(port.ecn or {}) == {3}
+        assert port.schedulers is not None
+        assert port.schedulers[7].kind == "strict"
+    # the breakout's children: its speed; the unconfigured ones admin state unknown
+    assert [dev.ports[f"Ethernet1/33/{n}"].speed_mbps for n in range(1, 5)] == [100_000] * 4
+    # no interface QoS: system policies only, trust by port, PFC mode auto (DCBX-negotiated)
+    for name, admin_up in (("Ethernet1/5", False), ("Ethernet1/33/3", None)):
+        port = dev.ports[name]
+        assert (port.trust, port.pfc_mode, port.mtu, port.admin_up) == (
+            "port",
+            "auto",
+            1500,
+            admin_up,
+        )
+        assert port.dscp_to_priority == ALL_ZERO
+        assert port.class_mtu == 9216
+        assert port.priority_to_tc == IDENTITY8
 
 
 def test_with_operational_data_and_lldp() -> None:
     dev = parse_outputs(spine_outputs(), "spine01").device
     assert dev.unparsed == ()
-    assert dev.ports["Ethernet1/1"] == _port("Ethernet1/1", speed_mbps=400_000)
-    assert dev.ports["Ethernet1/4"] == _port("Ethernet1/4")  # down: "auto-speed" is no speed
+    assert dev.ports["Ethernet1/1"].speed_mbps == 400_000
+    assert dev.ports["Ethernet1/4"].speed_mbps is None  # down: "auto-speed" is no speed
     assert dev.ports["Ethernet1/33/1"].speed_mbps == 100_000
     # Config silent: the operational admin state, MTU and flow control fill in.
-    assert dev.ports["Ethernet1/33/3"] == _plain(
-        "Ethernet1/33/3", mtu=1500, admin_up=True, speed_mbps=100_000, link_pause=True
-    )
+    plain = dev.ports["Ethernet1/33/3"]
+    assert (plain.admin_up, plain.mtu, plain.link_pause) == (True, 1500, True)
     # Only in `show interface`: a port of the switch all the same (system policies apply).
     # No interface block: the PFC mode (and so PFC) is not known.
-    assert dev.ports["Ethernet1/36"] == _plain(
-        "Ethernet1/36", mtu=1500, admin_up=True, pfc_mode=None, pfc_rx=None, pfc_tx=None
-    )
+    only_oper = dev.ports["Ethernet1/36"]
+    assert (only_oper.trust, only_oper.admin_up, only_oper.mtu) == ("port", True, 1500)
+    assert (only_oper.pfc_mode, only_oper.pfc_rx, only_oper.pfc_tx) == (None, None, None)
     assert "mgmt0" not in dev.ports
-    assert dev.lldp == (
-        LldpNeighbor(
-            local_port="Ethernet1/1",
-            remote_name="leaf01",
-            remote_port="Ethernet1/49",
-            remote_port_descr="spine01:Ethernet1/1",
-        ),
-        LldpNeighbor(
-            local_port="Ethernet1/2",
-            remote_name="leaf02",
-            remote_port="Ethernet1/49",
-            remote_port_descr="spine01:Ethernet1/2",
-        ),
-        LldpNeighbor(local_port="Ethernet1/3", remote_name="leaf03", remote_port="Ethernet1/49"),
-        LldpNeighbor(
-            local_port="Ethernet1/33/1",
-            remote_name="gpu01",
-            remote_port="b8ce.f6a1.0001",
-            remote_port_descr="eth2",
-        ),
-        LldpNeighbor(
-            local_port="mgmt0",
-            remote_name="oob-sw1",
-            remote_port="GigabitEthernet1/0/11",
-            remote_port_descr="spine01 mgmt",
-        ),
-    )
+    assert dev.lldp is not None
+    assert [(n.local_port, n.remote_name, n.remote_port) for n in dev.lldp] == [
+        ("Ethernet1/1", "leaf01", "Ethernet1/49"),
+        ("Ethernet1/2", "leaf02", "Ethernet1/49"),
+        ("Ethernet1/3", "leaf03", "Ethernet1/49"),
+        ("Ethernet1/33/1", "gpu01", "b8ce.f6a1.0001"),  # a MAC as port id: kept as given
+        ("mgmt0", "oob-sw1", "GigabitEthernet1/0/11"),  # LLDP of a non-switch port is kept
+    ]
+    assert dev.lldp[0].remote_port_descr == "spine01:Ethernet1/1"
 
 
 def test_provenance_points_at_the_defining_lines() -> None:

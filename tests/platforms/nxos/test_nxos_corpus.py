@@ -9,13 +9,12 @@ from pathlib import Path
 import pytest
 
 from rocetune import api
-from rocetune.model import EcnProfile, Port, Scheduler, Watchdog
+from rocetune.model import EcnProfile, Scheduler, Watchdog
 from tests.cli.conftest import run_cli
 from tests.platforms.nxos.nxos_helpers import (
     ALL_ZERO,
     CORPUS,
     FIXTURES,
-    IDENTITY8,
     parse_path,
 )
 
@@ -147,29 +146,16 @@ def test_interface_properties() -> None:
         (52, "packet latency threshold 8", ("Ethernet1/1",)),
         (54, "service-policy type qos output pm_qos_out", ("Ethernet1/1",)),
     ]
-    common = {
-        "trust": "port",
-        "dscp_to_priority": ALL_ZERO,
-        "priority_to_tc": IDENTITY8,
-        "tc_to_pg": IDENTITY8,
-        "tc_to_queue": IDENTITY8,
-        "pfc_priority_to_queue": {},
-        "pfc_priority_to_pg": {},
-        "pfc_rx": (),  # no network-qos policy: no no-drop class, PFC off whatever the mode
-        "pfc_tx": (),
-        "pfc_mode": "auto",  # the default (line 131 says it explicitly on one port)
-        "link_pause": False,
-        "watchdog": Watchdog(enabled=False),
-        "ecn": {},
-    }
-    assert dev.ports == {
-        "Ethernet1/1": Port.model_validate(
-            {**common, "name": "Ethernet1/1", "mtu": 9216, "admin_up": True, "schedulers": {}}
-        ),
-        "Ethernet1/2": Port.model_validate({**common, "name": "Ethernet1/2", "mtu": 1500}),
-        "Ethernet1/3": Port.model_validate({**common, "name": "Ethernet1/3", "mtu": 1500}),
-        "Ethernet100/100": Port.model_validate({**common, "name": "Ethernet100/100", "mtu": 1500}),
-    }
+    # the whole model is the parser golden nxos/batfish_interface_properties; the decisions:
+    assert list(dev.ports) == ["Ethernet1/1", "Ethernet1/2", "Ethernet1/3", "Ethernet100/100"]
+    for port in dev.ports.values():
+        assert (port.trust, port.dscp_to_priority) == ("port", ALL_ZERO)
+        assert port.pfc_rx == ()  # no network-qos policy: no no-drop class, PFC off in any mode
+        assert port.pfc_mode == "auto"  # the default (line 131 says it explicitly on one port)
+        assert (port.link_pause, port.watchdog, port.ecn) == (False, Watchdog(enabled=False), {})
+    eth1 = dev.ports["Ethernet1/1"]
+    assert (eth1.mtu, eth1.admin_up, eth1.schedulers) == (9216, True, {})
+    assert [p.mtu for p in dev.ports.values()] == [9216, 1500, 1500, 1500]
 
 
 def test_policy_map_and_class_map_grammar_files() -> None:

@@ -19,7 +19,7 @@ items already recorded are found through a set.
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -57,11 +57,27 @@ class UnparsedCollector:
     ) -> None:
         """Record one item the parser did not understand (ports and features guessed by
         :meth:`scope` where not given)."""
+        self.record(
+            item, reason, line, features=features, ports=ports, guess=lambda: self.scope(item)
+        )
+
+    def record(
+        self,
+        item: str,
+        reason: str,
+        line: int | None,
+        *,
+        features: tuple[Feature, ...] | None,
+        ports: tuple[str, ...] | None,
+        guess: Callable[[], Scope],
+    ) -> None:
+        """:meth:`add` with the guess of the missing ports and features given (called only
+        for an item not seen before that lacks one of them)."""
         text = self.clip(item)
         if self.seen(text, reason, line):
             return
         if ports is None or features is None:
-            found_ports, found_features = self.scope(item)
+            found_ports, found_features = guess()
             ports = found_ports if ports is None else ports
             features = found_features if features is None else features
         self.put(text, reason, line, ports, features)

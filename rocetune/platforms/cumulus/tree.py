@@ -69,16 +69,9 @@ class Issues(UnparsedCollector):
     ) -> None:
         """Record one item the parser did not understand (``path``: its key path, else the
         path the item text names)."""
-        text = self.clip(item)
-        if self.seen(text, reason, line):
-            return
-        found_ports, found_features = scope(path if path is not None else path_of(item))
-        self.put(
-            text,
-            reason,
-            line,
-            ports if ports is not None else found_ports,
-            features if features is not None else found_features,
+        key_path = path if path is not None else path_of(item)
+        self.record(
+            item, reason, line, features=features, ports=ports, guess=lambda: scope(key_path)
         )
 
     def invalid(self, path: KeyPath, value: object, expected: str, line: int | None) -> None:

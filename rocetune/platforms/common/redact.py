@@ -33,35 +33,38 @@ Rule = re.Pattern[str]
 """A regular expression with a named group ``s`` around the secret."""
 
 _TYPE = r"(?: (?:0|3|5|6|7|8|9|sha512|sha256))?"
-_TOKEN = r'(?P<s>"[^"\n]*"|[^\s"\\]+)'
+TOKEN = r'(?P<s>"[^"\n]*"|[^\s"\\]+)'
+"""The secret of a line rule: a quoted string or one word (the ``s`` group)."""
 
 
-def _r(pattern: str) -> Rule:
+def rule(pattern: str) -> Rule:
+    """A line rule (multi-line, case-insensitive); ``pattern`` names the secret ``s``
+    (usually :data:`TOKEN`)."""
     return re.compile(pattern, re.MULTILINE | re.IGNORECASE)
 
 
 CISCO_LIKE: tuple[Rule, ...] = (
-    _r(rf"\bsecret{_TYPE} {_TOKEN}"),
-    _r(rf"\bpassword{_TYPE} {_TOKEN}"),
-    _r(rf"^[ \t]*snmp-server community {_TOKEN}"),
-    _r(rf"^[ \t]*snmp-server user \S.*?\bauth (?:md5|sha\S*) {_TOKEN}"),
-    _r(rf"^[ \t]*snmp-server user \S.*?\bpriv(?: (?:des|3des|aes\S*))? {_TOKEN}"),
-    _r(rf"^[ \t]*(?:tacacs|radius)-server\b.*?\bkey{_TYPE} {_TOKEN}"),
-    _r(rf"\b(?:authentication-key|key-string)(?: \d+)?(?: md5| sha\S*)?{_TYPE} {_TOKEN}"),
-    _r(rf"\bmessage-digest-key \d+ md5{_TYPE} {_TOKEN}"),
-    _r(rf"\bpre-shared-key{_TYPE} {_TOKEN}"),
-    _r(rf"^[ \t]*isis authentication key{_TYPE} {_TOKEN}"),
+    rule(rf"\bsecret{_TYPE} {TOKEN}"),
+    rule(rf"\bpassword{_TYPE} {TOKEN}"),
+    rule(rf"^[ \t]*snmp-server community {TOKEN}"),
+    rule(rf"^[ \t]*snmp-server user \S.*?\bauth (?:md5|sha\S*) {TOKEN}"),
+    rule(rf"^[ \t]*snmp-server user \S.*?\bpriv(?: (?:des|3des|aes\S*))? {TOKEN}"),
+    rule(rf"^[ \t]*(?:tacacs|radius)-server\b.*?\bkey{_TYPE} {TOKEN}"),
+    rule(rf"\b(?:authentication-key|key-string)(?: \d+)?(?: md5| sha\S*)?{_TYPE} {TOKEN}"),
+    rule(rf"\bmessage-digest-key \d+ md5{_TYPE} {TOKEN}"),
+    rule(rf"\bpre-shared-key{_TYPE} {TOKEN}"),
+    rule(rf"^[ \t]*isis authentication key{_TYPE} {TOKEN}"),
     # SNMP notification receivers carry the v1/v2c community in the clear
-    _r(rf"^[ \t]*snmp-server host \S+\b.*?\bversion (?:1|2c) {_TOKEN}"),
+    rule(rf"^[ \t]*snmp-server host \S+\b.*?\bversion (?:1|2c) {TOKEN}"),
     # IS-IS (router level), VRRP/HSRP text and PIM hello authentication
-    _r(rf"\bauthentication key{_TYPE} {_TOKEN}"),
-    _r(rf"\bauthentication text {_TOKEN}"),
-    _r(rf"\bhello-authentication ah-md5{_TYPE} {_TOKEN}"),
+    rule(rf"\bauthentication key{_TYPE} {TOKEN}"),
+    rule(rf"\bauthentication text {TOKEN}"),
+    rule(rf"\bhello-authentication ah-md5{_TYPE} {TOKEN}"),
     # MACsec CAKs: EOS `profile X` / `key <CKN> 7 <CAK>`, NX-OS `key-octet-string 7 <CAK>`
-    _r(rf"^[ \t]+key [0-9A-Fa-f]+ (?:0|7) {_TOKEN}"),
-    _r(rf"\bkey-octet-string{_TYPE} {_TOKEN}"),
+    rule(rf"^[ \t]+key [0-9A-Fa-f]+ (?:0|7) {TOKEN}"),
+    rule(rf"\bkey-octet-string{_TYPE} {TOKEN}"),
     # CloudVision onboarding key in the TerminAttr daemon's command line
-    _r(r"-cvauth=key,(?P<s>[^\s,]+)"),
+    rule(r"-cvauth=key,(?P<s>[^\s,]+)"),
 )
 """Line rules for EOS, NX-OS and FRR running-config text."""
 

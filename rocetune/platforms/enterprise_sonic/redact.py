@@ -14,29 +14,29 @@ below add the sonic-cli-only ones and any salted blob left on a line of its own.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
-from rocetune.platforms.common.redact import CISCO_LIKE, redact_generic, redact_rules
+from rocetune.platforms.common.redact import (
+    CISCO_LIKE,
+    TOKEN,
+    Rule,
+    redact_generic,
+    redact_rules,
+    rule,
+)
 
 if TYPE_CHECKING:
     from rocetune.snapshot import Command
 
-_TOKEN = r'(?P<s>"[^"\n]*"|[^\s"\\]+)'
 
-
-def _r(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.MULTILINE | re.IGNORECASE)
-
-
-KLISH_RULES: tuple[re.Pattern[str], ...] = (
-    _r(rf"\b(?:auth|priv)-password {_TOKEN}"),
-    _r(rf"\bbindpw {_TOKEN}"),
-    _r(rf"\b(?:client-secret|key-seed|shared-secret|passkey) {_TOKEN}"),
-    _r(rf"^[ \t]*snmp-server host \S+\b.*?\bcommunity {_TOKEN}"),
-    _r(rf"^[ \t]*(?:tacacs|radius)-server\b.*?\bkey {_TOKEN}"),
-    _r(rf"\bauthentication-key(?: \d+)? (?:md5|sha\S*) {_TOKEN}"),
-    _r(r"(?P<s>U2FsdGVkX1[A-Za-z0-9+/=]+)"),
+KLISH_RULES: tuple[Rule, ...] = (
+    rule(rf"\b(?:auth|priv)-password {TOKEN}"),
+    rule(rf"\bbindpw {TOKEN}"),
+    rule(rf"\b(?:client-secret|key-seed|shared-secret|passkey) {TOKEN}"),
+    rule(rf"^[ \t]*snmp-server host \S+\b.*?\bcommunity {TOKEN}"),
+    rule(rf"^[ \t]*(?:tacacs|radius)-server\b.*?\bkey {TOKEN}"),
+    rule(rf"\bauthentication-key(?: \d+)? (?:md5|sha\S*) {TOKEN}"),
+    rule(r"(?P<s>U2FsdGVkX1[A-Za-z0-9+/=]+)"),
 )
 
 

@@ -10,33 +10,27 @@ anywhere.
 
 from __future__ import annotations
 
-import re
-
 from rocetune.platforms.common.redact import (
     CISCO_LIKE,
+    TOKEN,
+    Rule,
     redact_generic,
     redact_private_keys,
     redact_rules,
+    rule,
 )
 from rocetune.snapshot import Command
 
-_TOKEN = r'(?P<s>"[^"\n]*"|[^\s"\\]+)'
-
-
-def _r(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.MULTILINE | re.IGNORECASE)
-
-
-ONYX: tuple[re.Pattern[str], ...] = (
-    _r(rf"^[ \t]*username \S+ password(?: [07])? {_TOKEN}"),
-    _r(rf"^[ \t]*snmp-server community {_TOKEN}"),
-    _r(rf"^[ \t]*snmp-server user \S+ v3 \S.*?\bauth \S+ {_TOKEN}"),
-    _r(rf"^[ \t]*snmp-server user \S+ v3 \S.*?\bpriv \S+ {_TOKEN}"),
-    _r(rf"^[ \t]*(?:radius|tacacs)-server\b.*?\bkey(?: [07])? {_TOKEN}"),
-    _r(rf"^[ \t]*ldap bind-password {_TOKEN}"),
-    _r(rf"^[ \t]*web proxy auth basic password {_TOKEN}"),
-    _r(rf"^[ \t]*ntp\b.*?\bkey \d+ \S+ {_TOKEN}"),
-    _r(rf"^[ \t]*ntp authentication-key \d+ \S+ {_TOKEN}"),
+ONYX: tuple[Rule, ...] = (
+    rule(rf"^[ \t]*username \S+ password(?: [07])? {TOKEN}"),
+    rule(rf"^[ \t]*snmp-server community {TOKEN}"),
+    rule(rf"^[ \t]*snmp-server user \S+ v3 \S.*?\bauth \S+ {TOKEN}"),
+    rule(rf"^[ \t]*snmp-server user \S+ v3 \S.*?\bpriv \S+ {TOKEN}"),
+    rule(rf"^[ \t]*(?:radius|tacacs)-server\b.*?\bkey(?: [07])? {TOKEN}"),
+    rule(rf"^[ \t]*ldap bind-password {TOKEN}"),
+    rule(rf"^[ \t]*web proxy auth basic password {TOKEN}"),
+    rule(rf"^[ \t]*ntp\b.*?\bkey \d+ \S+ {TOKEN}"),
+    rule(rf"^[ \t]*ntp authentication-key \d+ \S+ {TOKEN}"),
 )
 """Onyx line rules (the ``********`` Onyx prints itself is replaced as well)."""
 

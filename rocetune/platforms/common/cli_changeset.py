@@ -18,7 +18,11 @@ from dataclasses import dataclass
 
 from hier_config import HConfig, Platform, WorkflowRemediation, get_hconfig
 
-from rocetune.platforms.changes import Change, PlatformPlan, worst
+from rocetune.model import Device
+from rocetune.platforms.changes import Change, ChangeSet, PlatformPlan, worst
+from rocetune.platforms.common.running import running_config
+from rocetune.snapshot import Command, Snapshot
+from rocetune.tune.target import DeviceTarget
 
 Tree = dict[str, "Tree"]
 
@@ -118,6 +122,22 @@ def _groups(config: HConfig) -> list[list[str]]:
 
 def _lines(config: HConfig) -> list[str]:
     return [line for group in detach_first(_groups(config)) for line in group]
+
+
+def running_changeset(scope: CliScope, command: Command, suffix: str = ".cfg") -> ChangeSet:
+    """The change set of a platform that renders one ``*<suffix>`` config: the snapshot's
+    running config (the output of ``command``) diffed against it in ``scope``."""
+
+    def changeset(
+        snapshot: Snapshot, rendered: dict[str, str], device: Device, target: DeviceTarget
+    ) -> PlatformPlan:
+        """Diff the snapshot's running-config against the rendered config."""
+        del device, target
+        running = running_config(snapshot, command).text
+        intended = next(t for p, t in rendered.items() if p.endswith(suffix))
+        return diff_cli(running, intended, scope)
+
+    return changeset
 
 
 def diff_cli(running_text: str, intended_text: str, scope: CliScope) -> PlatformPlan:

@@ -22,8 +22,10 @@ from rocetune.platforms.common.cli_changeset import (
     interface_port,
     kind_by_prefix,
 )
+from rocetune.platforms.common.running import running_config
+from rocetune.platforms.enterprise_sonic.commands import RUNNING_CONFIG
 from rocetune.platforms.enterprise_sonic.grammar import Issues, Node, read_tree
-from rocetune.platforms.enterprise_sonic.remediate import SAFE_APPLY, _source
+from rocetune.platforms.enterprise_sonic.remediate import SAFE_APPLY
 from rocetune.snapshot import Snapshot
 from rocetune.tune.target import DeviceTarget
 
@@ -97,7 +99,9 @@ def changeset(
     """Diff the snapshot's running configuration against the rendered configuration."""
     del device, target
     intended = next(t for p, t in rendered.items() if p.endswith(".esonic.cfg"))
-    plan = diff_cli(indented(_source(snapshot).text), indented(intended), SCOPE)
+    plan = diff_cli(
+        indented(running_config(snapshot, RUNNING_CONFIG).text), indented(intended), SCOPE
+    )
     plan.changes = [
         Change(with_exits(c.text), c.kind, c.port, c.rollback, c.fixes, c.codes, c.because)
         for c in plan.changes

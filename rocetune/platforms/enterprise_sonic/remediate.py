@@ -23,6 +23,7 @@ from typing import cast
 
 from rocetune.model import Device
 from rocetune.platforms.changes import Change, Fix, PlatformPlan
+from rocetune.platforms.common.running import running_config
 from rocetune.platforms.enterprise_sonic.commands import RUNNING_CONFIG
 from rocetune.platforms.enterprise_sonic.grammar import Issues, read_tree
 from rocetune.platforms.enterprise_sonic.reader import read_config
@@ -34,13 +35,6 @@ SAFE_APPLY = (
     "verify (rocetune audit); write memory only after that; to undo, paste the rollback"
 )
 _WD_ACTIONS = ("drop", "alert", "forward")
-
-
-def _source(snapshot: Snapshot) -> SourceFile:
-    source = snapshot.get(RUNNING_CONFIG) or next(iter(snapshot), None)
-    if source is None:
-        raise ValueError("the snapshot has no show running-configuration")
-    return source
 
 
 @dataclass
@@ -90,7 +84,7 @@ def remediate(
 ) -> PlatformPlan:
     """sonic-cli changes for ``fixes`` against the snapshot's running configuration."""
     del device, intended
-    text = _source(snapshot).text
+    text = running_config(snapshot, RUNNING_CONFIG).text
     issues = Issues("running")
     plan = _Plan(read_config(read_tree(text, issues), issues))
     for fix in fixes:
@@ -203,7 +197,7 @@ def _ecn(plan: _Plan, fix: Fix) -> None:
 def simulate(snapshot: Snapshot, blocks: list[str]) -> Snapshot:
     """The snapshot with the change blocks entered after its running configuration (sonic-cli
     applies lines in order; a later line of a mode overrides the earlier one)."""
-    source = _source(snapshot)
+    source = running_config(snapshot, RUNNING_CONFIG)
     text = source.text if source.text.endswith("\n") else source.text + "\n"
     text += "".join(f"!\n{block}\n" for block in blocks)
     files = {k: (SourceFile(v.path, text) if v is source else v) for k, v in snapshot.files.items()}

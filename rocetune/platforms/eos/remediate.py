@@ -21,6 +21,7 @@ from rocetune.model import Device
 from rocetune.platforms.changes import Fix, PlatformPlan
 from rocetune.platforms.common.cli_edit import parse
 from rocetune.platforms.common.cli_remedy import CliPlan, child_starting, simulate_text
+from rocetune.platforms.common.running import running_config
 from rocetune.platforms.eos.commands import RUNNING_CONFIG
 from rocetune.snapshot import Snapshot, SourceFile
 
@@ -34,16 +35,9 @@ SAFE_APPLY = (
 _ACTIONS = {"drop": "drop", "forward": "no-drop"}
 
 
-def _source(snapshot: Snapshot) -> SourceFile:
-    source = snapshot.get(RUNNING_CONFIG) or next(iter(snapshot), None)
-    if source is None:
-        raise ValueError("the snapshot has no running-config (show running-config)")
-    return source
-
-
 def remediate(fixes: list[Fix], snapshot: Snapshot, device: Device) -> PlatformPlan:
     """EOS changes for ``fixes`` against the snapshot's running-config."""
-    root = parse(_source(snapshot).text)
+    root = parse(running_config(snapshot, RUNNING_CONFIG).text)
     cli = CliPlan(UNIT, SINGLE)
     for fix in fixes:
         if fix.setting == "watchdog_action" and isinstance(fix.value, str):
@@ -84,7 +78,7 @@ def _dscp(cli: CliPlan, fix: Fix, device: Device) -> None:
 
 def simulate(snapshot: Snapshot, blocks: list[str]) -> Snapshot:
     """The snapshot with the change blocks entered into its running-config."""
-    source = _source(snapshot)
+    source = running_config(snapshot, RUNNING_CONFIG)
     text = simulate_text(source.text, blocks, UNIT, SINGLE)
     files = {k: (SourceFile(v.path, text) if v is source else v) for k, v in snapshot.files.items()}
     return Snapshot(files=files, meta=snapshot.meta, origin=snapshot.origin)

@@ -11,18 +11,14 @@ from __future__ import annotations
 
 from hier_config import Platform
 
-from rocetune.model import Device
-from rocetune.platforms.changes import PlatformPlan
 from rocetune.platforms.common.cli_changeset import (
     CliScope,
-    diff_cli,
     interface_port,
     kind_by_prefix,
+    running_changeset,
 )
 from rocetune.platforms.nxos.commands import RUNNING_CONFIG
 from rocetune.platforms.nxos.remediate import SAFE_APPLY
-from rocetune.snapshot import Snapshot
-from rocetune.tune.target import DeviceTarget
 
 KINDS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("priority-flow-control watch-dog", "priority-flow-control fixed-restore"), "watchdog"),
@@ -51,13 +47,4 @@ SCOPE = CliScope(
 )
 
 
-def changeset(
-    snapshot: Snapshot, rendered: dict[str, str], device: Device, target: DeviceTarget
-) -> PlatformPlan:
-    """Diff the snapshot's running-config against the rendered config."""
-    del device, target
-    source = snapshot.get(RUNNING_CONFIG) or next(iter(snapshot), None)
-    if source is None:
-        raise ValueError("the snapshot has no running-config (show running-config)")
-    intended = next(t for p, t in rendered.items() if p.endswith(".cfg"))
-    return diff_cli(source.text, intended, SCOPE)
+changeset = running_changeset(SCOPE, RUNNING_CONFIG)

@@ -23,6 +23,7 @@ from rocetune.model import Device
 from rocetune.platforms.changes import Fix, PlatformPlan
 from rocetune.platforms.common.cli_edit import Node, parse
 from rocetune.platforms.common.cli_remedy import CliPlan, child_starting, find, simulate_text
+from rocetune.platforms.common.running import running_config
 from rocetune.platforms.nxos.commands import RUNNING_CONFIG
 from rocetune.snapshot import Snapshot, SourceFile
 
@@ -44,13 +45,6 @@ SAFE_APPLY = (
     "keep: copy running-config startup-config, then no checkpoint rocetune-before"
 )
 _QUEUE_CLASSES = ("c-out-8q-q{q}", "c-out-q{q}")
-
-
-def _source(snapshot: Snapshot) -> SourceFile:
-    source = snapshot.get(RUNNING_CONFIG) or next(iter(snapshot), None)
-    if source is None:
-        raise ValueError("the snapshot has no running-config (show running-config)")
-    return source
 
 
 def _queuing_policies(root: Node) -> list[str]:
@@ -103,7 +97,7 @@ def _watchdog(cli: CliPlan, fix: Fix, root: Node) -> None:
 def remediate(fixes: list[Fix], snapshot: Snapshot, device: Device) -> PlatformPlan:
     """NX-OS changes for ``fixes`` against the snapshot's running-config."""
     del device
-    root = parse(_source(snapshot).text)
+    root = parse(running_config(snapshot, RUNNING_CONFIG).text)
     cli = CliPlan(UNIT, SINGLE)
     for fix in fixes:
         if fix.setting == "ecn_queue":
@@ -121,7 +115,7 @@ def remediate(fixes: list[Fix], snapshot: Snapshot, device: Device) -> PlatformP
 
 def simulate(snapshot: Snapshot, blocks: list[str]) -> Snapshot:
     """The snapshot with the change blocks entered into its running-config."""
-    source = _source(snapshot)
+    source = running_config(snapshot, RUNNING_CONFIG)
     text = simulate_text(source.text, blocks, UNIT, SINGLE)
     files = {k: (SourceFile(v.path, text) if v is source else v) for k, v in snapshot.files.items()}
     return Snapshot(files=files, meta=snapshot.meta, origin=snapshot.origin)

@@ -16,6 +16,7 @@ import re
 
 from rocetune.model import Device
 from rocetune.platforms.changes import Change, PlatformPlan
+from rocetune.platforms.common.running import running_config
 from rocetune.platforms.onyx.commands import RUNNING_CONFIG
 from rocetune.platforms.onyx.lines import read_lines
 from rocetune.platforms.onyx.reader import expand
@@ -84,11 +85,8 @@ def changeset(
 ) -> PlatformPlan:
     """Diff the snapshot's running-config against the rendered config."""
     del device, target
-    source = snapshot.get(RUNNING_CONFIG) or next(iter(snapshot), None)
-    if source is None:
-        raise ValueError("the snapshot has no running-config (show running-config)")
+    running = statements(running_config(snapshot, RUNNING_CONFIG).text)
     intended_text = next(t for p, t in rendered.items() if p.endswith(".cfg"))
-    running = statements(source.text)
     intended = statements(intended_text)
     have = set(running)
     current: dict[tuple[str | None, str], str] = {}

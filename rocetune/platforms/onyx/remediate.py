@@ -28,6 +28,7 @@ from collections.abc import Callable
 
 from rocetune.model import Device, Port
 from rocetune.platforms.changes import Change, Fix, PlatformPlan
+from rocetune.platforms.common.running import running_config
 from rocetune.platforms.onyx.commands import RUNNING_CONFIG
 from rocetune.platforms.onyx.context import cli_port
 from rocetune.snapshot import Snapshot, SourceFile
@@ -38,13 +39,6 @@ SAFE_APPLY = (
     "to go back)"
 )
 _TRUST_WORD = {"pcp": "L2", "dscp": "L3", "both": "both", "port": "port"}
-
-
-def _source(snapshot: Snapshot) -> SourceFile:
-    source = snapshot.get(RUNNING_CONFIG) or next(iter(snapshot), None)
-    if source is None:
-        raise ValueError("the snapshot has no running-config (show running-config)")
-    return source
 
 
 class _Plan:
@@ -80,7 +74,7 @@ def remediate(
     intended: Callable[[], dict[str, str]] | None = None,
 ) -> PlatformPlan:
     """Onyx changes for ``fixes`` against the snapshot's running-config."""
-    _source(snapshot)
+    running_config(snapshot, RUNNING_CONFIG)
     plan = _Plan()
     for fix in fixes:
         port = device.ports.get(fix.port or "")
@@ -183,7 +177,7 @@ def _ecn(plan: _Plan, fix: Fix, port: Port, intended: Callable[[], dict[str, str
 def simulate(snapshot: Snapshot, blocks: list[str]) -> Snapshot:
     """The snapshot with the change blocks entered after its running-config (Onyx applies
     commands in order: a later command replaces what an earlier one set)."""
-    source = _source(snapshot)
+    source = running_config(snapshot, RUNNING_CONFIG)
     text = source.text.rstrip("\n") + "\n" + "\n".join(b.strip("\n") for b in blocks) + "\n"
     files = {k: (SourceFile(v.path, text) if v is source else v) for k, v in snapshot.files.items()}
     return Snapshot(files=files, meta=snapshot.meta, origin=snapshot.origin)

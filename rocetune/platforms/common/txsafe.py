@@ -76,6 +76,12 @@ def write_lines(path: str, lines: Sequence[str]) -> str:
     return f"printf '%s\\n' {args} > {shlex.quote(path)}"
 
 
+def timer_active(session: Session, step: Step, unit: str, platform: str) -> bool:
+    """Whether the on-box timer ``<unit>.timer`` (a revert or restore timer) is armed."""
+    text = run(session, step, f"systemctl is-active {unit}.timer || true", platform)
+    return text.strip().splitlines()[-1:] == ["active"]
+
+
 def run(
     session: Session,
     step: Step,

@@ -37,7 +37,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from rocetune.platforms.common.txsafe import check_tag, check_text, run, write_lines
+from rocetune.platforms.common.txsafe import (
+    check_tag,
+    check_text,
+    run,
+    timer_active,
+    write_lines,
+)
 from rocetune.platforms.linux_host.names import check_netdev, check_pci
 from rocetune.platforms.transaction import (
     DeviceChanges,
@@ -218,8 +224,7 @@ class HostTransaction:
         self.staged = False
 
     def _armed(self, session: Session, step: Step) -> bool:
-        text = run(session, step, f"systemctl is-active {self.unit}.timer || true", PLATFORM)
-        return text.strip().splitlines()[-1:] == ["active"]
+        return timer_active(session, step, self.unit, PLATFORM)
 
     def precheck(self, session: Session) -> Pending:
         """Other runs' restore timers are foreign; ours means armed."""

@@ -33,7 +33,13 @@ import json
 from typing import Any, ClassVar
 
 from rocetune.platforms.common.jsonpatch import apply_ops
-from rocetune.platforms.common.txsafe import check_tag, check_text, run, write_file
+from rocetune.platforms.common.txsafe import (
+    check_tag,
+    check_text,
+    run,
+    timer_active,
+    write_file,
+)
 from rocetune.platforms.sonic.commands import CONFIG_DB
 from rocetune.platforms.transaction import (
     DeviceChanges,
@@ -132,8 +138,7 @@ class SonicTransaction:
         return [u for u in units if u.startswith("rocetune-") and u.endswith(".timer")]
 
     def _armed(self, session: Session, step: Step) -> bool:
-        text = run(session, step, f"systemctl is-active {self.unit}.timer || true", PLATFORM)
-        return text.strip().splitlines()[-1:] == ["active"] if text.strip() else False
+        return timer_active(session, step, self.unit, PLATFORM)
 
     # --- contract ----------------------------------------------------------------------
     def precheck(self, session: Session) -> Pending:

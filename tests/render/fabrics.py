@@ -2,8 +2,23 @@
 
 from __future__ import annotations
 
-from rocetune.model import BufferPool, Device, Fabric, Intent, Link, LinkEnd, Port
+from collections.abc import Container
+from pathlib import Path
+
+from rocetune import api
+from rocetune.model import (
+    AuditResult,
+    BufferPool,
+    Device,
+    Fabric,
+    Intent,
+    Link,
+    LinkEnd,
+    Port,
+    Severity,
+)
 from rocetune.platforms import drivers
+from rocetune.render.run import RenderReport, write_report
 
 SONIC_POOLS = {
     "ingress_lossless_pool": BufferPool(
@@ -49,3 +64,22 @@ def fabric(dev: Device, cable_m: float, intent: Intent | None = None) -> Fabric:
         for p in dev.ports
     )
     return Fabric(intent=intent or Intent(), devices={dev.name: dev}, links=links)
+
+
+def lint_rendered(report: RenderReport, out: Path, intent: Intent) -> AuditResult:
+    """Write the rendered files to ``out`` and lint the lintable ones against ``intent``."""
+    write_report(report, out)
+    files = [out / f.path for d in report.devices for f in d.files if f.lintable]
+    assert files
+    return api.lint(files, intent=intent)
+
+
+def loud(
+    result: AuditResult, at_least: Severity = Severity.WARNING, allowed: Container[str] = ()
+) -> list[str]:
+    """The findings at ``at_least`` or above, except the ``allowed`` codes, one line each."""
+    return [
+        f"{f.code} {f.device} {f.port or f.link or ''}: {f.message}"
+        for f in result.findings
+        if f.severity.rank >= at_least.rank and f.code not in allowed
+    ]

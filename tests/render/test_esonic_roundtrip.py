@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from rocetune import api
-from rocetune.model import Intent, Severity
-from rocetune.render.run import render_fabric, write_report
+from rocetune.model import Intent
+from rocetune.render.run import render_fabric
 from rocetune.tune.target import device_target
-from tests.render.fabrics import fabric, switch
+from tests.render.fabrics import fabric, lint_rendered, loud, switch
 
 SPEEDS = (25_000, 100_000, 200_000, 400_000, 800_000)
 CABLES = (1, 37.5, 300)
@@ -29,17 +28,9 @@ def test_round_trip_is_clean(lossless: tuple[int, ...], speed: int, tmp_path: Pa
         report = render_fabric(fab)
         dev = report.devices[0]
         assert dev.status == "rendered", dev.message
-        out = tmp_path / f"{cable:g}"
-        write_report(report, out)
-        files = [out / f.path for f in dev.files if f.lintable]
-        assert [f.name for f in files] == ["sw1.esonic.cfg"]
-        parsed = api.lint(files, intent=intent)
-        bad = [
-            f"{f.code} {f.port}: {f.message}"
-            for f in parsed.findings
-            if f.severity.rank >= Severity.WARNING.rank
-        ]
-        assert bad == [], (speed, cable, lossless)
+        assert [Path(f.path).name for f in dev.files if f.lintable] == ["sw1.esonic.cfg"]
+        parsed = lint_rendered(report, tmp_path / f"{cable:g}", intent)
+        assert loud(parsed) == [], (speed, cable, lossless)
         got = next(iter(parsed.fabric.devices.values()))
         assert got.platform == "enterprise_sonic"
         assert got.unparsed == ()

@@ -11,11 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from rocetune import api
-from rocetune.model import Intent, Severity
-from rocetune.render.run import render_fabric, write_report
+from rocetune.model import Intent
+from rocetune.render.run import render_fabric
 from rocetune.tune.target import device_target
-from tests.render.fabrics import fabric, switch
+from tests.render.fabrics import fabric, lint_rendered, loud, switch
 
 SPEEDS = (25_000, 100_000, 400_000, 800_000)
 CABLES = (1, 37.5, 300)
@@ -31,17 +30,9 @@ def test_onyx_round_trip(lossless: tuple[int, ...], speed: int, tmp_path: Path) 
         report = render_fabric(fab)
         dev = report.devices[0]
         assert dev.status == "rendered", dev.message
-        out = tmp_path / f"{cable:g}"
-        write_report(report, out)
-        files = [out / f.path for f in dev.files if f.lintable]
-        assert [f.name for f in files] == ["sw1.onyx.cfg"]
-        parsed = api.lint(files, intent=intent)
-        loud = [
-            f"{f.code} {f.port}: {f.message}"
-            for f in parsed.findings
-            if f.severity.rank >= Severity.WARNING.rank and f.code not in ALLOWED_WARNINGS
-        ]
-        assert loud == [], (speed, cable, lossless)
+        assert [Path(f.path).name for f in dev.files if f.lintable] == ["sw1.onyx.cfg"]
+        parsed = lint_rendered(report, tmp_path / f"{cable:g}", intent)
+        assert loud(parsed, allowed=ALLOWED_WARNINGS) == [], (speed, cable, lossless)
         got = parsed.fabric.devices["sw1"]
         assert got.platform == "onyx"
         assert got.unparsed == ()

@@ -12,27 +12,12 @@ import pytest
 
 from rocetune import api
 from rocetune.model import AuditResult, Fabric, Intent, Port, Severity
-from rocetune.render.run import RenderReport, render_fabric, write_report
+from rocetune.render.run import render_fabric, write_report
 from rocetune.tune.target import PortTarget, device_target
-from tests.render.fabrics import fabric, switch
+from tests.render.fabrics import fabric, lint_rendered, loud, switch
 
 ROOT = Path(__file__).resolve().parents[2]
 LAB = ROOT / "inventories" / "lab" / "inventory.yaml"
-
-
-def _lint_rendered(report: RenderReport, out: Path, intent: Intent) -> AuditResult:
-    write_report(report, out)
-    files = [out / f.path for d in report.devices for f in d.files if f.lintable]
-    assert files
-    return api.lint(files, intent=intent)
-
-
-def _problems(result: AuditResult, at_least: Severity) -> list[str]:
-    return [
-        f"{f.code} {f.device} {f.port or f.link or ''}: {f.message}"
-        for f in result.findings
-        if f.severity.rank >= at_least.rank
-    ]
 
 
 @pytest.fixture(scope="module")
@@ -73,10 +58,10 @@ def _rendered_only(fab: Fabric) -> Fabric:
 
 
 def test_lab_round_trip_has_no_errors_or_warnings(lab: AuditResult, tmp_path: Path) -> None:
-    result = _lint_rendered(render_fabric(lab.fabric), tmp_path, lab.fabric.intent)
+    result = lint_rendered(render_fabric(lab.fabric), tmp_path, lab.fabric.intent)
     assert result.errors == []
     # NX-OS WRED with `ecn` still drops non-ECT packets early (the driver's reading): RT303
-    assert [p.split(":")[0] for p in _problems(result, Severity.WARNING)] == ["RT303 spine2 "]
+    assert [p.split(":")[0] for p in loud(result)] == ["RT303 spine2 "]
     assert sorted(result.fabric.devices) == sorted(RENDERED)
 
 
@@ -85,7 +70,7 @@ def test_nv_set_files_lint_clean(lab: AuditResult, tmp_path: Path) -> None:
     files = sorted((tmp_path / "apply").glob("*.nv-set.txt"))
     assert [f.name for f in files] == ["leaf3.nv-set.txt", "leaf4.nv-set.txt"]
     result = api.lint(files, intent=lab.fabric.intent)
-    assert _problems(result, Severity.WARNING) == []
+    assert loud(result) == []
 
 
 def _check_values(fab: Fabric, parsed: AuditResult) -> int:
@@ -122,7 +107,7 @@ def _check_headroom(got: Port, port: PortTarget, priority: int) -> None:
 
 
 def test_lab_headroom_and_ecn_equal_the_calculators(lab: AuditResult, tmp_path: Path) -> None:
-    parsed = _lint_rendered(render_fabric(lab.fabric), tmp_path, lab.fabric.intent)
+    parsed = lint_rendered(render_fabric(lab.fabric), tmp_path, lab.fabric.intent)
     fab = _rendered_only(lab.fabric)
     # shut down, no speed: left out with a note
     left_out = {"spine1": ("Ethernet32/1",), "spine2": ("Ethernet1/5",)}
@@ -149,7 +134,7 @@ def test_variations_round_trip(
         report = render_fabric(fab)
         assert report.devices[0].status == "rendered", report.devices[0].message
         out = tmp_path / f"{cable:g}"
-        parsed = _lint_rendered(report, out, intent)
+        parsed = lint_rendered(report, out, intent)
         assert parsed.errors == []
-        assert _problems(parsed, Severity.ERROR) == [], (platform, speed, cable, lossless)
+        assert loud(parsed, Severity.ERROR) == [], (platform, speed, cable, lossless)
         assert _check_values(fab, parsed) == 2

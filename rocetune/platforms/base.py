@@ -12,6 +12,7 @@ packages by name.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -184,6 +185,20 @@ def text_sniffer(sniff: Callable[[str], Command | None]) -> Sniffer:
         return sniff(text)
 
     return sniffer
+
+
+def never_raises(sniff: Callable[[str], Command | None]) -> Callable[[str], Command | None]:
+    """A text sniff that answers None instead of raising: sniffing never fails, whatever a
+    saved file holds (the :data:`Sniffer` contract)."""
+
+    @functools.wraps(sniff)
+    def safe(text: str) -> Command | None:
+        try:
+            return sniff(text)
+        except Exception:  # the driver contract: sniffing never fails
+            return None
+
+    return safe
 
 
 def lazy_transaction(module: str, name: str) -> Callable[[TxContext], Transaction]:

@@ -67,3 +67,13 @@ def test_checks_and_tune_name_no_platform() -> None:
                 if isinstance(node, ast.Constant) and node.value in names:
                     offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.value!r}")
     assert offenders == []
+
+
+def test_a_sniff_never_raises() -> None:
+    from rocetune.platforms.base import never_raises
+
+    def broken(text: str) -> None:
+        raise ValueError(text)
+
+    assert never_raises(broken)("anything") is None
+    assert never_raises(broken).__name__ == "broken"

@@ -22,6 +22,7 @@ import json
 import re
 from typing import Any
 
+from rocetune.platforms.base import never_raises
 from rocetune.platforms.cumulus import unsupported
 from rocetune.platforms.cumulus.commands_text import is_commands_text
 from rocetune.snapshot import Command
@@ -71,15 +72,9 @@ _TOP_KEY = re.compile(r"([a-z][a-z0-9-]*)\s*:")
 _IFNAME = re.compile(r"(swp\d|eth\d|lo$|bond|vlan\d|peerlink)")
 
 
+@never_raises
 def sniff(text: str) -> Command | None:
     """Return the command a saved Cumulus file stands for, or None; never raises."""
-    try:
-        return _sniff(text)
-    except Exception:  # the driver contract: sniffing never fails
-        return None
-
-
-def _sniff(text: str) -> Command | None:
     body = text.lstrip("\ufeff").strip()
     if not body:
         return None

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from rocetune.platforms.base import never_raises
 from rocetune.snapshot import Command
 
 RUNNING_CONFIG = Command(id="running_config", command="show running-configuration")
@@ -45,12 +46,10 @@ _FOREIGN = re.compile(
 )
 
 
+@never_raises
 def sniff(text: str) -> Command | None:
     """Return the command a saved sonic-cli file stands for, or None; never raises."""
-    try:
-        return _sniff(text[:_LIMIT])
-    except Exception:  # the driver contract: sniffing never fails
-        return None
+    return _sniff(text[:_LIMIT])
 
 
 def _sniff(text: str) -> Command | None:

@@ -22,6 +22,7 @@ import json
 import re
 from typing import Any
 
+from rocetune.platforms.base import never_raises
 from rocetune.platforms.common.cli_tree import unprompt
 from rocetune.snapshot import Command
 
@@ -71,12 +72,10 @@ _QOS = re.compile(
 _BLOCK = re.compile(r"^interface (?:Ethernet|Port-Channel)\d\S*\n {3}[a-z]", re.MULTILINE)
 
 
+@never_raises
 def sniff(text: str) -> Command | None:
     """Return the command a saved EOS file stands for, or None; never raises."""
-    try:
-        return _sniff(text[:_LIMIT])
-    except Exception:  # the driver contract: sniffing never fails
-        return None
+    return _sniff(text[:_LIMIT])
 
 
 def _sniff(text: str) -> Command | None:

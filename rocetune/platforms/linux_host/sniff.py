@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from rocetune.platforms.base import never_raises
 from rocetune.platforms.linux_host import commands as c
 from rocetune.platforms.linux_host.names import valid_netdev, valid_rdma
 from rocetune.platforms.linux_host.script_sniff import is_script
@@ -39,15 +40,9 @@ _NEUTRAL = (c.LLDPCTL, c.HOSTNAME)
 """Commands switches run as well: they do not make a transcript a host's."""
 
 
+@never_raises
 def sniff(text: str) -> Command | None:
     """The command ``text`` is the output of, or None when it is not a host file."""
-    try:
-        return _sniff(text)
-    except Exception:  # the driver contract: sniffing never fails
-        return None
-
-
-def _sniff(text: str) -> Command | None:
     body = text.lstrip("\ufeff").strip()
     if not body:
         return None

@@ -32,6 +32,7 @@ import json
 import re
 from typing import Any
 
+from rocetune.platforms.base import never_raises
 from rocetune.platforms.common.cli_tree import unprompt
 from rocetune.snapshot import Command
 
@@ -75,12 +76,10 @@ _EOS = re.compile(
 _MAX_SNIFF = 4_000_000
 
 
+@never_raises
 def sniff(text: str) -> Command | None:
     """Return the command a saved NX-OS file stands for, or None; never raises."""
-    try:
-        return _sniff(text[:_MAX_SNIFF])
-    except Exception:  # the driver contract: sniffing never fails
-        return None
+    return _sniff(text[:_MAX_SNIFF])
 
 
 def _sniff(text: str) -> Command | None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from rocetune.platforms.base import never_raises
 from rocetune.snapshot import Command
 
 RUNNING_CONFIG = Command(id="running_config", command="show running-config")
@@ -40,12 +41,10 @@ _STRONG = re.compile(
 _ONYX_PROMPT = re.compile(r"^[A-Za-z0-9][\w.\-]*(?: \[[^\]\n]*\])? \(config[^)\n]*\) # ", re.M)
 
 
+@never_raises
 def sniff(text: str) -> Command | None:
     """Return the command a saved Onyx file stands for, or None; never raises."""
-    try:
-        body = text[:_LIMIT].lstrip("\ufeff")
-        if _STRONG.search(body) or _ONYX_PROMPT.search(body):
-            return RUNNING_CONFIG
-    except Exception:  # the driver contract: sniffing never fails
-        return None
+    body = text[:_LIMIT].lstrip("\ufeff")
+    if _STRONG.search(body) or _ONYX_PROMPT.search(body):
+        return RUNNING_CONFIG
     return None

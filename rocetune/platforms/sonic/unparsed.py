@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 
-from rocetune.model import Unparsed
 from rocetune.model.device import Feature
 from rocetune.platforms.common.unparsed import Scope
 
@@ -198,16 +197,3 @@ def scope_of(item: str) -> Scope:
     if table == "CABLE_LENGTH" and field is not None and _PORTISH.fullmatch(field):
         ports = (field,)
     return ports, features_of(table, field)
-
-
-def annotate(item: str, reason: str, file: str, line: int | None) -> Unparsed:
-    """An Unparsed item with the ports and features its table and key say."""
-    ports, features = scope_of(item)
-    return Unparsed(
-        item=item,
-        reason=reason,
-        file=file,
-        line=line,
-        ports=ports,
-        features=features,
-    )

@@ -20,7 +20,7 @@ from typing import ClassVar, Generic, Protocol, TypeVar
 
 from rocetune.model import Unparsed
 from rocetune.platforms.common.unparsed import Scope, UnparsedCollector
-from rocetune.platforms.sonic.unparsed import annotate, ports_of_key, scope_of
+from rocetune.platforms.sonic.unparsed import ports_of_key, scope_of
 
 T = TypeVar("T")
 V_co = TypeVar("V_co", covariant=True)
@@ -113,10 +113,18 @@ class Problems(UnparsedCollector):
             reason = f"{table} field {name!r} is not modelled by rocetune"
             if g.count > 1:
                 reason += f" ({g.count} entries)"
-            found = annotate(g.item, reason, self.file, g.line)
-            if g.ports:
-                found = found.model_copy(update={"ports": tuple(g.ports)})
-            out.append(found)
+            guessed, features = scope_of(g.item)
+            ports = tuple(g.ports) or guessed
+            out.append(
+                Unparsed(
+                    item=g.item,
+                    reason=reason,
+                    file=self.file,
+                    line=g.line,
+                    ports=ports,
+                    features=features,
+                )
+            )
         return tuple(sorted(out, key=lambda u: (u.line or 0, u.item, u.reason)))
 
 

@@ -93,12 +93,11 @@ def test_a_flooding_command_is_cut_at_the_cap_and_marked(tools: Path, tmp_path: 
     kept up to the cap (whole lines), marked truncated in meta.json, the other commands run."""
     (tools / "ethtool").write_text("#!/bin/sh\nwhile :; do echo 'rx_prio3_pause: 1'; done\n")
     cap = 1 << 20
-    options = CollectOptions(timeouts=Timeouts(read=20.0, max_output_bytes=cap), durable=False)
-    start = time.monotonic()
+    options = CollectOptions(timeouts=Timeouts(read=300.0, max_output_bytes=cap), durable=False)
     outcome = collect_local(tmp_path, options, nics=["eth2"], name="gpu01")
-    assert time.monotonic() - start < 15, "stopped at the cap, not at the timeout"
     assert outcome.ok, outcome.failure
     meta = _meta(tmp_path / "gpu01")
+    # stopped by the cap: a command stopped by its timeout is an error, not truncated
     assert meta["ethtool eth2"]["status"] == "truncated"
     assert meta["ethtool eth2"]["cap_bytes"] == cap
     kept = (tmp_path / "gpu01" / "ethtool_eth2.txt").read_bytes()

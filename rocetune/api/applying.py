@@ -9,8 +9,9 @@ them everything through a :class:`rocetune.apply.fleet.Fleet`; this module build
 - the plan applied: the plan's own replay (``render.simulate``) on the pre-change snapshot;
 - findings: the whole rule catalogue on the audited fabric with the device replaced (per
   device neighbourhood above :data:`FULL_LINT_MAX` devices);
-- counters: host NIC counters (``ethtool -S``, RDMA ``hw_counters``); switches have no
-  counter reader yet, so that gate says "unverified";
+- counters: the switch platform's counter reader (``Platform.counter_reader``: PFC frames,
+  lossless drops, watchdog storms) or the host NIC counters (``ethtool -S``, RDMA
+  ``hw_counters``); a platform without a reader makes that gate "unverified", named;
 - verify: the perftest runner on the given pairs.
 """
 
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from rocetune.api.audits import _check, audit_inventory
-from rocetune.apply.fleet import Node, Topology, Unreachable
+from rocetune.apply.fleet import CounterRead, Node, Topology, Unreachable
 from rocetune.apply.gates import link_devices
 from rocetune.apply.options import ApplyOptions, Clock, Observer, SystemClock
 from rocetune.apply.planfile import load_plan
@@ -169,10 +170,11 @@ class LiveFleet:
         found = _check(fabric, provenance, Selection(), None)
         return [f for f in found if f.device == device or device in link_devices(f.link)]
 
-    def counters(self, device: str, session: Session) -> list[PortCounters] | None:
-        """Host NIC counters; None for platforms without a counter reader (switches)."""
+    def counters(self, device: str, session: Session) -> list[PortCounters] | CounterRead | None:
+        """PFC pause, lossless-drop and watchdog counters: the switch platform's counter
+        reader (:mod:`rocetune.platforms.counters`), or the host NIC counters."""
         if self._platform(device) != "linux_host":
-            return None
+            return self._switch_counters(device, session)
         from rocetune.platforms.linux_host.commands import HW_COUNTERS, STATS
         from rocetune.platforms.linux_host.counters import nic_counters, parse_counter_text
 
@@ -188,6 +190,26 @@ class LiveFleet:
             rdma = parse_counter_text(hw.text)[1] if hw.error is None else None
             out.append(nic_counters(device, name, ethtool, rdma))
         return out
+
+    def _switch_counters(self, device: str, session: Session) -> CounterRead | None:
+        driver = get_driver(self._platform(device))
+        reader = None if driver is None else driver.counter_reader
+        if driver is None or reader is None:
+            return CounterRead(None, f"platform {self._platform(device)} has no counter reader")
+        model = self.fabric.devices.get(device) or self._like(device)
+        wanted = reader.commands(model)
+        outputs: dict[str, str | None] = {}
+        refused: list[str] = []
+        for command, out in zip(wanted, session.run_many(list(wanted)), strict=True):
+            error = out.error or driver.command_error(out.text)
+            outputs[command] = None if error else out.text
+            if error:
+                refused.append(f"{command!r}: {error}"[:160])
+        got = reader.parse(model, outputs)
+        notes = list(reader.unread)
+        if refused:
+            notes.append("refused " + "; ".join(refused[:3]))
+        return CounterRead(got, "; ".join(notes))
 
     def verify(self, pairs: Sequence[tuple[str, str]]) -> list[str]:
         """perftest on ``pairs`` (``host:nic`` each); error findings and problems."""

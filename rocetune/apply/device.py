@@ -20,7 +20,7 @@ from pathlib import Path
 
 from rocetune.apply import recovery
 from rocetune.apply.devrun import DeviceRun, Lost
-from rocetune.apply.fleet import Fleet, Unreachable
+from rocetune.apply.fleet import CounterRead, Fleet, Unreachable
 from rocetune.apply.gates import (
     Gate,
     Observation,
@@ -35,7 +35,7 @@ from rocetune.apply.options import ApplyOptions, Clock, Observer
 from rocetune.apply.record import Record
 from rocetune.apply.recording import RecordingSession
 from rocetune.apply.states import FINAL, DeviceState, check
-from rocetune.model import Device
+from rocetune.model import Device, PortCounters
 from rocetune.platforms.transaction import DeviceChanges, Transaction, TransactionError, TxContext
 from rocetune.session import Session
 from rocetune.snapshot import Snapshot, SnapshotMeta, read_directory, write_directory
@@ -114,17 +114,23 @@ class DeviceWorker:
     def observe(self, dev: DeviceRun, snapshot: Snapshot, session: Session | None) -> Observation:
         """Parse, hash, lint and (with a session) read the counters of a snapshot."""
         name = dev.name
-        counters = None
+        counters: list[PortCounters] | None = None
+        note = ""
         if session is not None:
             try:
-                counters = self.fleet.counters(name, session)
-            except Exception:
-                counters = None
+                got = self.fleet.counters(name, session)
+            except Exception as exc:
+                got, note = None, f"counter read failed: {type(exc).__name__}: {exc}"[:300]
+            if isinstance(got, CounterRead):
+                counters, note = got.counters, got.note
+            else:
+                counters = got
         return Observation(
             self.fleet.model(name, snapshot),
             self.fleet.config_hash(name, snapshot),
             self.fleet.lint(name, snapshot),
             counters,
+            note,
         )
 
     def collect_now(self, dev: DeviceRun) -> Snapshot:
@@ -321,7 +327,7 @@ class DeviceWorker:
         found = [
             config_gate(post, dev.intended, intent),
             audit_gate(dev.audit_base or dev.pre, post, dev.planned.fixes, self.waiting(dev)),
-            counters_gate(dev.pre, post, intent.lossless_priorities),
+            counters_gate(dev.pre, post, intent.lossless_priorities, self.options.counter_limits),
             lldp_gate(dev.pre, post),
         ]
         if dev.canary and self.options.verify_pairs:
@@ -334,6 +340,8 @@ class DeviceWorker:
 
     def _verify(self, dev: DeviceRun, tx: Transaction, session: Session) -> None:
         self.move(dev, D.VERIFYING, "re-collecting for the gates")
+        if self.options.counters_settle_s > 0:
+            self.clock.sleep(self.options.counters_settle_s)
         try:
             post = self.observe(dev, self.collect_now(dev), session)
         except Exception as exc:

@@ -42,6 +42,14 @@ class Topology:
     """Device pairs with at least one link between them."""
 
 
+@dataclass(frozen=True)
+class CounterRead:
+    """Counters read from a device, with what could not be read (named for the gate)."""
+
+    counters: list[PortCounters] | None
+    note: str = ""
+
+
 class Fleet(Protocol):
     """Answers about devices: sessions, snapshots, models, findings, counters."""
 
@@ -74,8 +82,9 @@ class Fleet(Protocol):
         """Findings of the fabric with this device as in ``snapshot`` that concern it."""
         ...
 
-    def counters(self, device: str, session: Session) -> list[PortCounters] | None:
-        """PFC pause/drop/watchdog counters now, or None when the platform has no reader."""
+    def counters(self, device: str, session: Session) -> list[PortCounters] | CounterRead | None:
+        """PFC pause/drop/watchdog counters now, or None when the platform has no reader
+        (a :class:`CounterRead` also says what was not read and why)."""
         ...
 
     def verify(self, pairs: Sequence[tuple[str, str]]) -> list[str]:

@@ -46,6 +46,8 @@ class Observation:
     config_hash: str
     findings: list[Finding] = field(default_factory=list)
     counters: list[PortCounters] | None = None
+    counters_note: str = ""
+    """Why ``counters`` is None or partial (no reader, a refused command, unread kinds)."""
 
 
 def _focus(intent: Intent) -> Focus:
@@ -125,34 +127,93 @@ def _grew(a: int | None, b: int | None) -> int | None:
     return b - a
 
 
+@dataclass(frozen=True)
+class CounterLimits:
+    """How much each counter may grow between the baseline (read before arming) and the
+    re-read after arming, per port (docs/apply.md, "Counter gate"; ``rocetune apply
+    --max-lossless-drops/--max-pfc-storms/--max-pause-frames``)."""
+
+    drops: int = 0
+    """Drops on a lossless priority (queue / PG / NIC priority discards)."""
+    storms: int = 0
+    """PFC watchdog storm / deadlock / NIC pause-storm events."""
+    pause: int | None = None
+    """PFC frames sent or received on a lossless priority; None: not gated (pause frames
+    are normal under load), the growth is only reported."""
+
+
+_KINDS = {"storms": "PFC watchdog/storm events", "drops": "lossless-priority drops"}
+
+
+def _priority_growth(
+    old: dict[int, int] | None, new: dict[int, int] | None, lossless: Sequence[int]
+) -> dict[int, int] | None:
+    """Growth per lossless priority; None when either read lacks the counter."""
+    if old is None or new is None:
+        return None
+    out = {}
+    for p in lossless:
+        grew = _grew(old.get(p), new.get(p))
+        if grew is not None:
+            out[p] = grew
+    return out
+
+
 def counters_gate(
-    pre: Observation, post: Observation, lossless: Sequence[int], max_drops: int = 0
+    pre: Observation,
+    post: Observation,
+    lossless: Sequence[int],
+    limits: CounterLimits | int = CounterLimits(),
 ) -> Gate:
-    """PFC watchdog/storm events and lossless drops did not grow (beyond ``max_drops``)."""
+    """PFC watchdog/storm events, lossless drops (and, when limited, PFC frames) did not
+    grow beyond ``limits`` on any port. Unverified, naming what, where the platform's
+    counters do not give a kind (or the device has no counter reader)."""
+    if isinstance(limits, int):
+        limits = CounterLimits(drops=limits)
     if pre.counters is None or post.counters is None:
-        return Gate("counters", "unverified", "no counter reader for this platform")
+        why = pre.counters_note or post.counters_note or "no counter reader for this platform"
+        return Gate("counters", "unverified", why)
     base = {(c.device, c.port): c for c in pre.counters}
     problems: list[str] = []
+    read: set[str] = set()
     compared = 0
+    paused = 0
     for now in post.counters:
         old = base.get((now.device, now.port))
         if old is None:
             continue
         compared += 1
         storms = _grew(old.storm_events, now.storm_events)
-        if storms:
+        if old.storm_events is not None and now.storm_events is not None:
+            read.add("storms")
+        if storms and storms > limits.storms:
             problems.append(f"{now.port}: {storms} PFC storm/watchdog event(s)")
-        for p in lossless:
-            a = (old.discards_by_priority or {}).get(p)
-            b = (now.discards_by_priority or {}).get(p)
-            drops = _grew(a, b)
-            if drops is not None and drops > max_drops:
-                problems.append(f"{now.port}: {drops} drop(s) on lossless priority {p}")
+        drops = _priority_growth(old.discards_by_priority, now.discards_by_priority, lossless)
+        if drops is not None:
+            read.add("drops")
+            for p, n in sorted(drops.items()):
+                if n > limits.drops:
+                    problems.append(f"{now.port}: {n} drop(s) on lossless priority {p}")
+        for label, a, b in (
+            ("sent", old.pfc_tx_by_priority, now.pfc_tx_by_priority),
+            ("received", old.pfc_rx_by_priority, now.pfc_rx_by_priority),
+        ):
+            grew = _priority_growth(a, b, lossless) or {}
+            paused += sum(grew.values())
+            for p, n in sorted(grew.items()):
+                if limits.pause is not None and n > limits.pause:
+                    problems.append(f"{now.port}: {n} PFC frame(s) {label} on priority {p}")
     if problems:
-        return Gate("counters", "fail", "; ".join(problems[:5]))
+        more = f" (+{len(problems) - 5} more)" if len(problems) > 5 else ""
+        return Gate("counters", "fail", "; ".join(problems[:5]) + more)
     if compared == 0:
         return Gate("counters", "unverified", "no port counters to compare")
-    return Gate("counters", "pass", f"{compared} port(s): no storm, no lossless drop")
+    missing = [text for kind, text in _KINDS.items() if kind not in read]
+    note = f"; {post.counters_note}" if post.counters_note else ""
+    seen = f"{compared} port(s): no growth beyond the limits ({paused} PFC frame(s))"
+    if missing:
+        return Gate("counters", "unverified", f"{seen}; not read: {', '.join(missing)}{note}")
+    return Gate("counters", "pass", seen + note)
 
 
 def lldp_gate(pre: Observation, post: Observation) -> Gate:

@@ -6,6 +6,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from rocetune.apply.gates import CounterLimits
 from rocetune.apply.states import DeviceState, RunState
 from rocetune.apply.window import Budget, Window
 
@@ -86,3 +87,11 @@ class ApplyOptions:
     """How often a rollback proof re-collects, and a fired timer is polled for."""
     rollback_proofs: int = 3
     """Re-collections tried before a rollback that does not show is declared STUCK."""
+    counter_limits: CounterLimits = field(default_factory=CounterLimits)
+    """How much the PFC/drop/watchdog counters may grow between the baseline and the
+    re-read after arming (the counter gate)."""
+    counters_settle_s: float = 0.0
+    """Seconds to wait after arming before re-reading (so the counters see traffic under
+    the new config); the timer must leave room for it."""
+    shard: str | None = None
+    """``I/N``: only the plan's devices of shard I of N (:mod:`rocetune.shard`)."""

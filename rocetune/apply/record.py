@@ -148,11 +148,20 @@ class Lease:
     expires: float
 
 
+def lock_name(shard: str | None) -> str:
+    """The lease file of a run: one per shard (``apply-shard-1-of-4.lock``), so the shards
+    of one plan can share a runs directory (their run directories never collide)."""
+    if not shard:
+        return LOCK
+    index, _, count = shard.replace(" ", "").partition("/")
+    return f"apply-shard-{index}-of-{count}.lock"
+
+
 class RunLock:
     """The fleet lease ``<runs>/apply.lock`` (exclusive create; expiry; stale takeover)."""
 
-    def __init__(self, runs: Path, clock: Any) -> None:
-        self.path = runs / LOCK
+    def __init__(self, runs: Path, clock: Any, name: str = LOCK) -> None:
+        self.path = runs / name
         self.clock = clock
         self.held: Lease | None = None
 

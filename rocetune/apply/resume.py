@@ -23,7 +23,7 @@ from typing import Any
 from rocetune.apply.device import DeviceWorker
 from rocetune.apply.devrun import DeviceRun, Lost
 from rocetune.apply.fleet import Fleet, Unreachable
-from rocetune.apply.gates import Observation, differences, same_state
+from rocetune.apply.gates import CounterLimits, Observation, differences, same_state
 from rocetune.apply.options import ApplyOptions, Clock, Observer
 from rocetune.apply.planfile import PlannedDevice, load_plan
 from rocetune.apply.record import AUDIT, RecordError, RunSummary, read_events, summarize
@@ -52,6 +52,11 @@ def recorded_options(summary: RunSummary, base: ApplyOptions) -> ApplyOptions:
         verify_pairs=tuple(tuple(p) for p in raw.get("verify_pairs", ())),
         dry_run=bool(raw.get("dry_run", False)),
         parallel=int(raw.get("parallel", base.parallel)),
+        counter_limits=CounterLimits(**raw.get("counter_limits", {}))
+        if "counter_limits" in raw
+        else base.counter_limits,
+        counters_settle_s=float(raw.get("counters_settle_s", base.counters_settle_s)),
+        shard=raw.get("shard", base.shard),
     )
 
 

@@ -26,7 +26,7 @@ from rocetune.apply.devrun import DeviceRun
 from rocetune.apply.fleet import Fleet, Topology, Unreachable
 from rocetune.apply.options import ApplyOptions, Clock, NullObserver, Observer
 from rocetune.apply.planfile import ApplyPlan, PlannedDevice
-from rocetune.apply.record import Record, RecordError, RunLock
+from rocetune.apply.record import Record, RecordError, RunLock, lock_name
 from rocetune.apply.states import (
     EXIT_ROLLED_BACK,
     DeviceState,
@@ -36,6 +36,7 @@ from rocetune.apply.states import (
 from rocetune.apply.waves import canary, plan_waves
 from rocetune.apply.window import iso
 from rocetune.errors import ConfigError
+from rocetune.shard import parse_shard
 
 D = DeviceState
 
@@ -76,6 +77,13 @@ def options_json(options: ApplyOptions) -> dict[str, Any]:
         "verify_pairs": [list(p) for p in options.verify_pairs],
         "dry_run": options.dry_run,
         "parallel": options.parallel,
+        "counter_limits": {
+            "drops": options.counter_limits.drops,
+            "storms": options.counter_limits.storms,
+            "pause": options.counter_limits.pause,
+        },
+        "counters_settle_s": options.counters_settle_s,
+        "shard": options.shard,
     }
 
 
@@ -106,7 +114,7 @@ class Run:
         self.stop = stop or threading.Event()
         self.run_id = run_id or new_run_id(clock.now())
         self.directory = runs_dir / self.run_id
-        self.lock = RunLock(runs_dir, clock.now)
+        self.lock = RunLock(runs_dir, clock.now, lock_name(options.shard))
         self.directory.mkdir(parents=True, exist_ok=True)
         self.record = Record(self.directory, self.run_id, options.change_id, clock.now)
         self.worker = DeviceWorker(
@@ -194,6 +202,9 @@ class Run:
     def start(self, plan: ApplyPlan, extra: dict[str, Any] | None = None) -> RunResult:
         """A fresh run of ``plan``."""
         chosen = select(plan, self.options.devices)
+        if self.options.shard:
+            mine = parse_shard(self.options.shard)
+            chosen = [d for d in chosen if mine.owns(d.name)]
         self.devices.update({d.name: DeviceRun(d) for d in chosen})
         self.record.write(
             "start",

@@ -25,6 +25,7 @@ from rocetune.platforms.common.redact import redact_fallback
 if TYPE_CHECKING:
     from rocetune.model import Device
     from rocetune.platforms.changes import Planner
+    from rocetune.platforms.counters import CounterReader
     from rocetune.platforms.spec import RenderSpec
     from rocetune.platforms.transaction import Transaction, TxContext
     from rocetune.snapshot import Command, Snapshot
@@ -135,6 +136,9 @@ class Platform:
     """How to plan native changes (None: ``rocetune plan`` skips the platform)."""
     transaction_factory: TxFactory | None = None
     """The apply driver (None: ``rocetune apply`` does not support the platform yet)."""
+    counter_reader: CounterReader | None = None
+    """How ``rocetune apply`` reads the PFC pause, lossless-drop and watchdog counters
+    (:mod:`rocetune.platforms.counters`); None: the platform has no switch counter reader."""
     evidence: re.Pattern[str] | None = None
     """Lines only this platform writes (matched per line, prompt removed), weighed by
     :mod:`rocetune.platforms.detect` beside ``sniff``; None: ``sniff`` alone (or the built-in

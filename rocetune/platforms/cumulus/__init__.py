@@ -37,7 +37,7 @@ from rocetune.model import PlatformLimits, WatchdogLimits
 from rocetune.platforms.base import Platform, fixed_commands, lazy_transaction, text_sniffer
 from rocetune.platforms.changes import Planner, without_intent
 from rocetune.platforms.common.cli_errors import SHELL
-from rocetune.platforms.cumulus import changeset, commands, context, redact, remediate
+from rocetune.platforms.cumulus import changeset, commands, context, counters, redact, remediate
 from rocetune.platforms.cumulus.parse import parse_snapshot
 
 __all__ = ["PLATFORM"]
@@ -72,5 +72,6 @@ PLATFORM = Platform(
     transaction_factory=lazy_transaction(
         "rocetune.platforms.cumulus.transaction", "CumulusTransaction"
     ),
+    counter_reader=counters.READER,
 )
 """NVIDIA Cumulus Linux 5.x switches configured with NVUE (``platform: cumulus``)."""

@@ -22,7 +22,7 @@ from rocetune.model import PlatformLimits, WatchdogLimits
 from rocetune.platforms.base import Platform, fixed_commands, lazy_transaction, text_sniffer
 from rocetune.platforms.changes import Planner, without_intent
 from rocetune.platforms.common.cli_errors import CISCO
-from rocetune.platforms.eos import changeset, commands, context, redact, remediate
+from rocetune.platforms.eos import changeset, commands, context, counters, redact, remediate
 from rocetune.platforms.eos.parse import MTU_MAX, parse_snapshot
 
 __all__ = ["PLATFORM"]
@@ -58,5 +58,6 @@ PLATFORM = Platform(
         comment="!",
     ),
     transaction_factory=lazy_transaction("rocetune.platforms.eos.transaction", "EosTransaction"),
+    counter_reader=counters.READER,
 )
 """Arista EOS switches (``platform: eos`` in the inventory)."""

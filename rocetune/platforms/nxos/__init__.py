@@ -29,7 +29,7 @@ from rocetune.model import PlatformLimits
 from rocetune.platforms.base import Platform, fixed_commands, lazy_transaction, text_sniffer
 from rocetune.platforms.changes import Planner, without_intent
 from rocetune.platforms.common.cli_errors import CISCO
-from rocetune.platforms.nxos import changeset, commands, context, redact, remediate
+from rocetune.platforms.nxos import changeset, commands, context, counters, redact, remediate
 from rocetune.platforms.nxos.parse import parse_snapshot
 
 __all__ = ["PLATFORM"]
@@ -57,5 +57,6 @@ PLATFORM = Platform(
         comment="!",
     ),
     transaction_factory=lazy_transaction("rocetune.platforms.nxos.transaction", "NxosTransaction"),
+    counter_reader=counters.READER,
 )
 """Cisco Nexus switches running NX-OS (``platform: nxos``)."""

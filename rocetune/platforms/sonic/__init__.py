@@ -13,7 +13,7 @@ from rocetune.model import PlatformLimits, WatchdogLimits
 from rocetune.platforms.base import Platform, fixed_commands, lazy_transaction
 from rocetune.platforms.changes import Planner
 from rocetune.platforms.common.cli_errors import SHELL
-from rocetune.platforms.sonic import changeset, context, redact, remediate
+from rocetune.platforms.sonic import changeset, context, counters, redact, remediate
 from rocetune.platforms.sonic.commands import COMMANDS, CONFIG_DB
 from rocetune.platforms.sonic.detect import looks_like_config_db
 from rocetune.platforms.sonic.parse import parse_snapshot
@@ -61,5 +61,6 @@ PLATFORM = Platform(
     transaction_factory=lazy_transaction(
         "rocetune.platforms.sonic.transaction", "SonicTransaction"
     ),
+    counter_reader=counters.READER,
 )
 """SONiC switches (``platform: sonic`` in the inventory)."""

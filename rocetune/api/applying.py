@@ -183,11 +183,13 @@ class LiveFleet:
             return None
         out: list[PortCounters] = []
         for name, nic in sorted(model.nics.items()):
-            stats, hw = session.run_many(
-                [STATS.command(name).command, HW_COUNTERS.command(nic.rdma_device or "").command]
-            )
+            wanted = [STATS.command(name).command]
+            if nic.rdma_device:  # unknown RDMA device: ethtool only (its PFC/drop counters)
+                wanted.append(HW_COUNTERS.command(nic.rdma_device).command)
+            stats, *more = session.run_many(wanted)
             ethtool = parse_counter_text(stats.text)[0] if stats.error is None else None
-            rdma = parse_counter_text(hw.text)[1] if hw.error is None else None
+            hw = more[0] if more else None
+            rdma = parse_counter_text(hw.text)[1] if hw is not None and hw.error is None else None
             out.append(nic_counters(device, name, ethtool, rdma))
         return out
 

@@ -34,7 +34,8 @@ def switch(platform: str, ports: dict[str, Port]) -> Device:
 def test_every_transaction_platform_has_a_counter_reader() -> None:
     for name in ("sonic", "cumulus", "eos", "nxos"):
         driver = get_driver(name)
-        assert driver is not None and driver.counter_reader is not None, name
+        assert driver is not None, name
+        assert driver.counter_reader is not None, name
 
 
 def test_sonic_real_pfc_counters_and_pfcwd_stats() -> None:
@@ -60,7 +61,8 @@ def test_sonic_real_pfc_counters_and_pfcwd_stats() -> None:
         7: 0,
     }
     assert by["Ethernet6"].pfc_rx_by_priority is None  # only the Tx table was printed
-    assert by["Ethernet4"].storm_events == 2 and by["Ethernet6"].storm_events == 2
+    assert by["Ethernet4"].storm_events == 2
+    assert by["Ethernet6"].storm_events == 2
     assert by["Ethernet0"].storm_events == 0  # watchdog table read, no row: no storm
     assert by["Ethernet0"].discards_by_priority is None  # queue counters not read
 
@@ -76,10 +78,12 @@ def test_sonic_queue_counters_map_queues_to_priorities() -> None:
     assert drops is not None
     assert drops[3] == 35  # priority 3 -> TC 3 -> queue 5 (UC5 Drop/pkts 35)
     assert drops[4] == 12  # priority 4 -> TC 4 -> queue 4 (UC4)
-    assert drops[0] == 0 and drops[7] == 94
+    assert drops[0] == 0
+    assert drops[7] == 94
     assert by["Ethernet4"].discards_by_priority is not None
     assert by["Ethernet4"].discards_by_priority[3] == 48
-    assert by["Ethernet0"].pfc_tx_by_priority is None and by["Ethernet0"].storm_events is None
+    assert by["Ethernet0"].pfc_tx_by_priority is None
+    assert by["Ethernet0"].storm_events is None
 
 
 def test_sonic_rejects_an_unknown_table() -> None:
@@ -118,10 +122,11 @@ def test_nvue_sizes_and_growth() -> None:
     (c,) = nvue.parse(
         switch("cumulus", {"swp1": Port(name="swp1")}), {nvue.qos_command("swp1"): qos}
     )
-    assert c.discards_by_priority is not None and c.discards_by_priority[3] == 2048 + 4
+    assert c.discards_by_priority is not None
+    assert c.discards_by_priority[3] == 2048 + 4
     assert c.storm_events is None
     assert nvue.amount("56.52 MB") == round(56.52 * 1024**2)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="not a counter"):
         nvue.amount("lots")
 
 
@@ -137,7 +142,7 @@ def test_eos_watchdog_json_shape() -> None:
     assert {c.port: c.storm_events for c in got} == {"Ethernet1": 2, "Ethernet2": 0}
     assert all(c.discards_by_priority is None for c in got)
     assert eos.READER.unread  # drops are named as not read
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="interfaces"):
         eos.parse(switch("eos", ports), {eos.WATCHDOG: "[]"})
 
 
@@ -149,7 +154,8 @@ def test_nxos_queuing_json_shape() -> None:
     assert nxos.dropped(raw) == {0: 5, 3: 21}
     (c,) = nxos.parse(dev, {nxos.queuing_command("Ethernet1/1"): raw})
     assert c.discards_by_priority is not None
-    assert c.discards_by_priority[3] == 21 and c.discards_by_priority[0] == 5
+    assert c.discards_by_priority[3] == 21
+    assert c.discards_by_priority[0] == 5
     assert c.storm_events is None
 
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tests.lab.engines.base import Reply, VirtualClock
+from tests.lab.engines.counters import CounterLab
 
 WALL_EPOCH = 1_796_000_000.0
 """The box's wall clock at virtual time zero (seconds since 1970)."""
@@ -107,6 +108,7 @@ class BoxEngine:
         self.questions: dict[int, str] = {}
         self.history: list[str] = []
         """Every command handled (control commands excluded)."""
+        self.counter_lab = CounterLab(spec)
 
     # --- Engine contract -------------------------------------------------------------
     def prompt(self, conn: int) -> str | None:
@@ -185,6 +187,8 @@ class BoxEngine:
             return ok("fault armed")
         if words == ["state"]:
             return ok(json.dumps(self.state(), sort_keys=True, default=str))
+        if words[:1] == ["counters"]:
+            return ok(self.counter_lab.control(line.split(), line))
         return fail(f"lab: unknown control {line!r}")
 
     def reboot(self) -> None:

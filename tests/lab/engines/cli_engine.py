@@ -34,12 +34,14 @@ Control commands (never sent by rocetune): ``lab clock advance SECONDS``, ``lab 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from tests.lab.engines.base import Reply, VirtualClock
 from tests.lab.engines.clitree import Dialect, Node, enter, find, opens, parse, render
+from tests.lab.engines.counters import CounterLab
 
 BOOT_EPOCH = 1_796_300_000.0
 """The device's wall clock (UTC epoch seconds) when the lab starts: 2026-12-03."""
@@ -121,7 +123,16 @@ class CliEngine:
     dialect: Dialect
     invalid = "% Invalid input"
     OPTIONS: frozenset[str] = frozenset(
-        {"kind", "running_config", "snapshot", "rate", "clock_skew_s", "faults"}
+        {
+            "kind",
+            "running_config",
+            "snapshot",
+            "rate",
+            "clock_skew_s",
+            "faults",
+            "counter_fault",
+            "pause_step",
+        }
     )
     EXTRA_OPTIONS: frozenset[str] = frozenset()
 
@@ -142,6 +153,8 @@ class CliEngine:
         self.booted_at = 0.0
         self.log: list[str] = []
         """Events (commits, reverts, reboots) for tests to read."""
+        self.counter_lab = CounterLab(options)
+        self.initial_text = self.running_text()
 
     # --- clock ---------------------------------------------------------------------------
     def epoch(self) -> float:
@@ -217,7 +230,10 @@ class CliEngine:
     def _run(self, c: Conn, command: str) -> Reply | None:
         if _first(self.faults.reject, command) is not None:
             return Reply(self.invalid + "\n")
-        reply = self.in_mode(c, command) if c.modes else self.exec(c, command)
+        if c.modes:
+            reply = self.in_mode(c, command)
+        else:
+            reply = self.show_counters(command) or self.exec(c, command)
         if reply is None:
             return None
         slow = _first(list(self.faults.delay), command)
@@ -248,6 +264,8 @@ class CliEngine:
             return Reply("ok\n")
         if words[1:] == ["state"]:
             return Reply(json.dumps(self.state(), sort_keys=True, default=str) + "\n")
+        if words[1:2] == ["counters"]:
+            return Reply(self.counter_lab.control(words[1:], command) + "\n")
         if len(words) >= 3 and words[1] == "fault" and words[2].startswith("{"):
             self.oneshots.append(OneShot(**json.loads(command.split(maxsplit=2)[2])))
             return Reply("fault armed\n")
@@ -255,6 +273,20 @@ class CliEngine:
             self.set_fault(words[2], " ".join(words[3:]))
             return Reply("ok\n")
         return Reply(f"% lab: unknown control command {command!r}\n")
+
+    def show_counters(self, command: str) -> Reply | None:
+        """A counter command of the platform (tests/lab/engines/counters.py), or None."""
+        del command
+        return None
+
+    def counter_ports(self) -> list[str]:
+        """The ``interface Ethernet...`` ports of the running config."""
+        text = self.running_text()
+        return re.findall(r"^interface (Ethernet\S+)$", text, flags=re.MULTILINE)
+
+    def changed(self) -> bool:
+        """The running config is no longer the one the engine started with."""
+        return self.running_text() != self.initial_text
 
     def set_fault(self, name: str, arg: str) -> None:
         """``lab fault NAME ARG``: add a prefix (``prompt``: ``PREFIX|QUESTION``; ``delay``:

@@ -34,6 +34,7 @@ from rocetune.platforms.cumulus.commands import NV_CONFIG
 from rocetune.platforms.cumulus.remediate import simulate
 from rocetune.snapshot import Snapshot, SourceFile
 from tests.lab.engines.box import BoxEngine, Result, fail, ok
+from tests.lab.engines.counters import nvue_qos, nvue_watchdog
 
 USER = "cumulus"
 
@@ -48,6 +49,7 @@ class CumulusEngine(BoxEngine):
         snap = Path(spec["snapshot"])
         source = snap / "nv_config_show_o_yaml.yaml" if snap.is_dir() else snap
         self.applied = source.read_text(encoding="utf-8")
+        self.original = self.applied
         self.startup = self.applied
         self.autosave = bool(spec.get("autosave", True))
         self.nvued_down = bool(spec.get("nvued_down", False))
@@ -107,6 +109,12 @@ class CumulusEngine(BoxEngine):
             return fail("Error: Could not connect to nvued")
         if argv == ["nv", "config", "show", "-o", "yaml"]:
             return Result(self.applied)
+        if argv[1:3] == ["show", "interface"] and argv[4:] in (
+            ["counters", "qos"],
+            ["qos", "pfc-watchdog"],
+        ):
+            port = self.counter_lab.read([argv[3]], self.applied != self.original)[argv[3]]
+            return ok(nvue_qos(port) if argv[4] == "counters" else nvue_watchdog(port))
         if argv[1:2] in (["set"], ["unset"]) and len(argv) > 2:
             return self._edit(argv)
         if argv[1:2] != ["config"] or len(argv) < 3:

@@ -43,6 +43,7 @@ from typing import Any
 from tests.lab.engines.base import Reply
 from tests.lab.engines.cli_engine import CliEngine, Conn
 from tests.lab.engines.clitree import Dialect, Node, clone, parse, render
+from tests.lab.engines.counters import eos_watchdog
 
 DIALECT = Dialect(
     indent=3,
@@ -137,6 +138,12 @@ class EosEngine(CliEngine):
         return None
 
     # --- exec ----------------------------------------------------------------------------
+    def show_counters(self, command: str) -> Reply | None:
+        if command == "show priority-flow-control counters watchdog | json":
+            counts = self.counter_lab.read(self.counter_ports(), self.changed())
+            return Reply(eos_watchdog(counts))
+        return None
+
     def exec(self, c: Conn, command: str) -> Reply | None:
         words = command.split()
         if command == "show running-config":

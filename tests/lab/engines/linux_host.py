@@ -90,7 +90,28 @@ class HostEngine(BoxEngine):
             (stem + e for e in (".txt", ".json", ".yaml") if stem + e in self.outputs), None
         )
 
+    def _stats(self, netdev: str) -> Result:
+        """``ethtool -S <if>``: the snapshot's counters plus the counter lab's growth (PFC
+        frames, priority discards and pause-storm events move with the state)."""
+        text = self.outputs.get(f"ethtool_s_{netdev}.txt")
+        if text is None:
+            return fail(f"Cannot get stats strings information: No such device {netdev}", 1)
+        changed = any(v != self.boot.get(k) for k, v in self.outputs.items())
+        c = self.counter_lab.read([netdev], changed)[netdev]
+        add = {f"rx_prio{p}_pause": c.pfc_rx[p] for p in range(8)}
+        add |= {f"tx_prio{p}_pause": c.pfc_tx[p] for p in range(8)}
+        add |= {f"rx_prio{p}_discards": c.drops[p] for p in range(8)}
+        add["tx_pause_storm_warning_events"] = sum(c.storms)
+        lines = []
+        for line in text.splitlines():
+            m = re.fullmatch(r"(\s*)(\w+): (\d+)", line)
+            grown = f"{m[1]}{m[2]}: {int(m[3]) + add[m[2]]}" if m and m[2] in add else line
+            lines.append(grown)
+        return ok("\n".join(lines))
+
     def command(self, argv: list[str]) -> Result | None:
+        if argv[:2] == ["ethtool", "-S"] and len(argv) == 3:
+            return self._stats(argv[2])
         line = " ".join(argv)
         if argv[:1] == ["echo"] and len(argv) == 4 and argv[2] == ">":
             line = f"echo {argv[1]} > {argv[3]}"

@@ -39,6 +39,7 @@ from typing import Any
 from tests.lab.engines.base import Reply
 from tests.lab.engines.cli_engine import CliEngine, Conn
 from tests.lab.engines.clitree import Dialect, Node, clone, enter, find, render
+from tests.lab.engines.counters import nxos_queuing
 
 DIALECT = Dialect(
     indent=2,
@@ -168,6 +169,15 @@ class NxosEngine(CliEngine):
         return None
 
     # --- exec ----------------------------------------------------------------------------
+    def show_counters(self, command: str) -> Reply | None:
+        m = re.fullmatch(r"show queuing interface (\S+) \| json", command)
+        if m is None:
+            return None
+        if m.group(1) not in self.counter_ports():
+            return Reply(f"% Invalid interface {m.group(1)}\n")
+        counts = self.counter_lab.read([m.group(1)], self.changed())
+        return Reply(nxos_queuing(counts[m.group(1)]))
+
     def exec(self, c: Conn, command: str) -> Reply | None:
         if command == "show running-config":
             return Reply(self.running_text())

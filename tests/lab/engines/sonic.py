@@ -31,6 +31,7 @@ from typing import Any
 
 from rocetune.platforms.common.jsonpatch import apply_ops, split_pointer
 from tests.lab.engines.box import BoxEngine, Result, fail, ok
+from tests.lab.engines.counters import PortCounts, sonic_pfc, sonic_pfcwd, sonic_queues
 
 APPLIED = "Patch applied successfully."
 
@@ -99,9 +100,19 @@ class SonicEngine(BoxEngine):
         return "\n" + "\n".join(lines) + "\n"
 
     # --- commands --------------------------------------------------------------------
+    def _counts(self) -> dict[str, PortCounts]:
+        ports = sorted(self.running.get("PORT", {}), key=lambda n: (len(n), n))
+        return self.counter_lab.read(ports, self.running != self.original)
+
     def command(self, argv: list[str]) -> Result | None:
         if argv == ["show", "runningconfiguration", "all"]:
             return Result(self.running_text())
+        if argv == ["show", "pfc", "counters"]:
+            return ok(sonic_pfc(self._counts()))
+        if argv == ["show", "pfcwd", "stats"]:
+            return ok(sonic_pfcwd(self._counts(), [3]))
+        if argv == ["show", "queue", "counters"]:
+            return ok(sonic_queues(self._counts()))
         if argv == ["show", "pfc", "priority"] and self.pfc_priority:
             return ok(self._pfc_priority())
         if argv[:1] != ["config"] or len(argv) < 2:

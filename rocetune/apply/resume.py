@@ -274,3 +274,32 @@ def status(runs_dir: Path, run_id: str) -> str:
     for name in sorted(s.devices):
         lines.append(f"  {name:<{width}}  {s.devices[name]:<12} {s.reasons.get(name, '')}")
     return "\n".join(lines) + "\n"
+
+
+def merged_status(runs_dir: Path, run_ids: list[str]) -> str:
+    """``--status RUN --status RUN ...``: each run, then one line over all of them (the runs
+    of a sharded apply, ``--shard I/N``, merged: device counts by state, the shards seen, and
+    any device two runs both worked on)."""
+    texts = [status(runs_dir, r) for r in run_ids]
+    if len(run_ids) < 2:
+        return "".join(texts)
+    seen: dict[str, list[str]] = {}
+    states: dict[str, str] = {}
+    shards = []
+    for run_id in run_ids:
+        s = summarize(runs_dir / run_id)
+        shards.append(str(s.start.get("options", {}).get("shard") or "-"))
+        for name, state in s.devices.items():
+            seen.setdefault(name, []).append(run_id)
+            states[name] = state
+    counts: dict[str, int] = {}
+    for state in states.values():
+        counts[state] = counts.get(state, 0) + 1
+    both = sorted(n for n, runs in seen.items() if len(runs) > 1)
+    line = (
+        f"merged {len(run_ids)} runs (shards {', '.join(shards)}): {len(states)} device(s) "
+        + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+    )
+    if both:
+        line += f"; in more than one run (last state counted): {', '.join(both[:10])}"
+    return "".join(texts) + line + "\n"

@@ -24,6 +24,7 @@ from typing import Any
 from rocetune.apply.device import DeviceWorker
 from rocetune.apply.devrun import DeviceRun
 from rocetune.apply.fleet import Fleet, Topology, Unreachable
+from rocetune.apply.inflight import Inflight
 from rocetune.apply.options import ApplyOptions, Clock, NullObserver, Observer
 from rocetune.apply.planfile import ApplyPlan, PlannedDevice
 from rocetune.apply.record import Record, RecordError, RunLock, lock_name
@@ -33,7 +34,7 @@ from rocetune.apply.states import (
     RunState,
     exit_code,
 )
-from rocetune.apply.waves import canary, plan_waves
+from rocetune.apply.waves import canary, domains, plan_waves
 from rocetune.apply.window import iso
 from rocetune.errors import ConfigError
 from rocetune.shard import parse_shard
@@ -115,6 +116,11 @@ class Run:
         self.run_id = run_id or new_run_id(clock.now())
         self.directory = runs_dir / self.run_id
         self.lock = RunLock(runs_dir, clock.now, lock_name(options.shard))
+        self.inflight = (
+            Inflight(runs_dir, self.run_id, clock.now)
+            if options.shard and not options.dry_run
+            else None
+        )
         self.directory.mkdir(parents=True, exist_ok=True)
         self.record = Record(self.directory, self.run_id, options.change_id, clock.now)
         self.worker = DeviceWorker(
@@ -260,6 +266,38 @@ class Run:
         if not self.options.dry_run and not self.options.window.room_for(self.clock.now(), need):
             left = self.options.window.remaining(self.clock.now())
             return f"the window has {left:.0f} s left, {label} needs {need:.0f} s"
+        if self.inflight is not None:
+            got = self.admit(wave, label, need)
+            if isinstance(got, str):
+                return got
+            wave = got
+        try:
+            return self._wave(wave, label, is_canary)
+        finally:
+            if self.inflight is not None:
+                self.inflight.release(wave)
+
+    def admit(self, wave: list[str], label: str, need: float) -> list[str] | str:
+        """Sharded runs: the devices of ``wave`` that fit beside the devices other shards
+        have in flight (:mod:`rocetune.apply.inflight`); the others go to a later wave.
+        Waits while none fits; the reason to halt when the window or a stop ends the wait."""
+        assert self.inflight is not None
+        doms = domains(self.fleet.topology)
+        while True:
+            taken, waiting = self.inflight.admit(wave, doms, self.options.window.end)
+            if waiting:
+                self.record.write("inflight", label=label, admitted=taken, waiting=waiting)
+            if taken:
+                if waiting:
+                    self.waves.append(list(waiting))
+                return taken
+            if self.stop.is_set():
+                return "stopped while waiting for other shards' devices in flight"
+            if not self.options.window.room_for(self.clock.now() + self.options.poll_s, need):
+                return f"{label}: the window ended while waiting for " + "; ".join(waiting.values())
+            self.clock.sleep(self.options.poll_s)
+
+    def _wave(self, wave: list[str], label: str, is_canary: bool) -> str | None:
         state = RunState.CANARY if is_canary else RunState.WAVE
         self.record.write("wave", label=label, devices=wave)
         self.set_state(state, f"{label}: {', '.join(wave)}")

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from rocetune.cli.collect import collect_options, options_from
+from rocetune.cli.collect import collect_options, options_from, shard_option
 from rocetune.cli.common import EXIT_INPUT, run_guarded
 
 RUNS_DIR = Path("runs")
@@ -28,6 +28,7 @@ def _pairs(values: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
 
 
 def _options(opts: dict[str, Any], *, need_window: bool) -> Any:
+    from rocetune.apply.gates import CounterLimits
     from rocetune.apply.options import ApplyOptions, SystemClock
     from rocetune.apply.waves import parse_waves
     from rocetune.apply.window import Budget, Window, parse_duration
@@ -45,6 +46,19 @@ def _options(opts: dict[str, Any], *, need_window: bool) -> Any:
     timer = parse_duration(opts["confirm_within"], "--confirm-within")
     if not 30 <= timer <= 3600:  # the NX-OS commit-timeout range; EOS/NVUE take it too
         raise ConfigError("--confirm-within must be between 30s and 1h")
+    settle = parse_duration(opts["counters_settle"], "--counters-settle")
+    if settle > timer / 2:
+        raise ConfigError("--counters-settle must leave half of --confirm-within for the gates")
+    shard = opts.get("shard")
+    if shard:
+        from rocetune.shard import parse_shard
+
+        shard = str(parse_shard(shard))
+    limits = CounterLimits(
+        drops=int(opts["max_lossless_drops"]),
+        storms=int(opts["max_pfc_storms"]),
+        pause=None if opts["max_pause_frames"] is None else int(opts["max_pause_frames"]),
+    )
     return ApplyOptions(
         change_id=opts["change_id"] or "",
         window=window,
@@ -58,6 +72,9 @@ def _options(opts: dict[str, Any], *, need_window: bool) -> Any:
         dry_run=bool(opts["dry_run"]),
         parallel=int(opts["parallel"]),
         budget=Budget(timer),
+        counter_limits=limits,
+        counters_settle_s=settle,
+        shard=shard or None,
     )
 
 
@@ -130,7 +147,12 @@ def _watch_signals(stop: threading.Event) -> None:
 @click.option("--dry-run", is_flag=True, help="Stage, show the device's diff, discard.")
 @click.option("--resume", metavar="RUN", help="Continue RUN after the controller died.")
 @click.option("--rollback", metavar="RUN", help="Revert the devices RUN completed.")
-@click.option("--status", metavar="RUN", help="Show RUN's record and exit.")
+@click.option(
+    "--status",
+    metavar="RUN",
+    multiple=True,
+    help="Show RUN's record and exit (repeat for the runs of a sharded apply: merged).",
+)
 @click.option(
     "--runs-dir",
     type=click.Path(file_okay=False, path_type=Path),
@@ -145,6 +167,34 @@ def _watch_signals(stop: threading.Event) -> None:
     show_default=True,
     help="Devices of a wave worked on at the same time.",
 )
+@click.option(
+    "--max-lossless-drops",
+    type=click.IntRange(0),
+    default=0,
+    show_default=True,
+    help="Counter gate: drops a port may add on a lossless priority after the change.",
+)
+@click.option(
+    "--max-pfc-storms",
+    type=click.IntRange(0),
+    default=0,
+    show_default=True,
+    help="Counter gate: PFC watchdog/storm events a port may add after the change.",
+)
+@click.option(
+    "--max-pause-frames",
+    type=click.IntRange(0),
+    default=None,
+    help="Counter gate: PFC frames a port may add per lossless priority (default: "
+    "reported, not gated; pause frames are normal under load).",
+)
+@click.option(
+    "--counters-settle",
+    default="0s",
+    show_default=True,
+    help="Wait this long after arming before the re-read, so the counters see traffic.",
+)
+@shard_option
 @collect_options
 def apply(plan: Path | None, **opts: Any) -> None:
     """Apply PLAN.json (from `rocetune plan --format json`) in a maintenance window.
@@ -160,9 +210,9 @@ def apply(plan: Path | None, **opts: Any) -> None:
 
     def job() -> int:
         if opts["status"]:
-            from rocetune.apply.resume import status
+            from rocetune.apply.resume import merged_status
 
-            click.echo(status(opts["runs_dir"], opts["status"]), nl=False)
+            click.echo(merged_status(opts["runs_dir"], list(opts["status"])), nl=False)
             return 0
         resuming = opts["resume"] or opts["rollback"]
         if not resuming and plan is None:

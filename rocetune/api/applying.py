@@ -17,6 +17,7 @@ them everything through a :class:`rocetune.apply.fleet.Fleet`; this module build
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Sequence
 from dataclasses import replace
@@ -30,6 +31,7 @@ from rocetune.apply.options import ApplyOptions, Clock, Observer, SystemClock
 from rocetune.apply.planfile import load_plan
 from rocetune.apply.resume import resume_run, rollback_run
 from rocetune.apply.run import Run, RunResult
+from rocetune.checks.registry import all_rules
 from rocetune.collect import CollectOptions
 from rocetune.collect.credentials import CredentialSource
 from rocetune.collect.device import collect_device
@@ -51,8 +53,23 @@ from rocetune.snapshot import Command, Snapshot, SourceFile
 
 _REDACT_AS = Command("apply", "apply")
 FULL_LINT_MAX = 64
-"""Fabrics up to this many devices are linted whole by every gate; larger ones per device
-neighbourhood (fabric-wide rules then see the neighbourhood only)."""
+"""Fabrics up to this many devices are linted whole by every gate; above, the gates lint
+the device's neighbourhood with the local rules and the whole fabric with the fabric-scope
+rules only (:meth:`LiveFleet.lint_model`)."""
+
+
+MULTI_HOP = ("RT707",)
+"""Rules of device scope that read past the neighbours (RT707 compares a dual-homed host's
+two ToRs: from one ToR, the other is two hops away)."""
+
+
+@functools.cache
+def fabric_codes() -> tuple[str, ...]:
+    """The rules the gates run on the whole fabric above :data:`FULL_LINT_MAX` devices: the
+    fabric-scope ones (RT705 uniformity, RT706 ECN on every hop, RT708 deadlock, RT306 ECN
+    profile groups) and :data:`MULTI_HOP`."""
+    wide = [r.meta.code for r in all_rules() if r.meta.scope == "fabric"]
+    return tuple(sorted({*wide, *MULTI_HOP}))
 
 
 def change_texts(platform: str, changes: Sequence[dict[str, Any]]) -> list[str]:
@@ -151,12 +168,9 @@ class LiveFleet:
         return got.simulate(snapshot, change_texts(platform, changes))
 
     def _scope(self, device: str) -> Fabric:
-        """The fabric the gates lint: all of it, or (above :data:`FULL_LINT_MAX` devices) the
-        device, its linked neighbours and their links (each lint is then O(neighbours); the
-        pre and post lints of a device see the same scope, so they compare)."""
+        """The device, its linked neighbours and their links (every port- link- and
+        device-scope rule reads no more than that for the device's own findings)."""
         fabric = self.fabric
-        if len(fabric.devices) <= FULL_LINT_MAX:
-            return fabric
         links = tuple(lk for lk in fabric.links if device in (lk.a.device, lk.b.device))
         names = {device} | {lk.a.device for lk in links} | {lk.b.device for lk in links}
         devices = {n: d for n, d in fabric.devices.items() if n in names}
@@ -165,9 +179,30 @@ class LiveFleet:
     def lint(self, device: str, snapshot: Snapshot) -> list[Finding]:
         """Every rule on the fabric with this device as in ``snapshot``; its findings."""
         model, prov = reparse(self._like(device), snapshot)
-        fabric = with_devices(self._scope(device), {device: model})
-        provenance = {**self.provenance, device: prov}
-        found = _check(fabric, provenance, Selection(), None)
+        return self.lint_model(device, model, {**self.provenance, device: prov})
+
+    def lint_model(
+        self, device: str, model: Device, provenance: dict[str, Provenance]
+    ) -> list[Finding]:
+        """The findings that concern ``device`` with ``model`` in place of it.
+
+        Up to :data:`FULL_LINT_MAX` devices: every rule on the whole fabric. Above: the
+        rules of port, link and device scope on the device's neighbourhood (what they read
+        for the device's own findings: its ports, its links and both their ends), and the
+        rules that compare more than a neighbourhood (:func:`fabric_codes`: uniformity, ECN on
+        every hop, deadlock, ECN profile groups, dual-homing symmetry) on the whole fabric. The two
+        give the same findings for the device as one whole-fabric lint
+        (tests/apply/test_lint_scope.py); the neighbourhood alone would not (RT705 majorities
+        and RT707's other ToR of a dual-homed host lie outside it)."""
+        if len(self.fabric.devices) <= FULL_LINT_MAX:
+            found = _check(
+                with_devices(self.fabric, {device: model}), provenance, Selection(), None
+            )
+        else:
+            local = with_devices(self._scope(device), {device: model})
+            found = _check(local, provenance, Selection(ignore=fabric_codes()), None)
+            wide = with_devices(self.fabric, {device: model})
+            found += _check(wide, provenance, Selection(select=(*fabric_codes(), "RT000")), None)
         return [f for f in found if f.device == device or device in link_devices(f.link)]
 
     def counters(self, device: str, session: Session) -> list[PortCounters] | CounterRead | None:

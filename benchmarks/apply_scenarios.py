@@ -9,8 +9,9 @@ Usage::
 fault points, random waves/max-fail/canary. ``real``: the example fabric collected from the
 SONiC, Cumulus NVUE and Linux host lab engines, planned, and applied with a lab fault (drop
 before/after, garbled output, refusal, slow command, prompt) on a random command of 1-3
-devices. Printed: device end states, run exit codes, and any device whose end state does
-not match the device itself (there must be none).
+devices, or a counter fault (lossless drops grow once the change is in: the counter gate
+must roll the device back). Printed: device end states, run exit codes, and any device
+whose end state does not match the device itself (there must be none).
 """
 
 from __future__ import annotations
@@ -76,15 +77,21 @@ def real_runs(n: int, rng: random.Random) -> tuple[Counter[str], Counter[int], l
         if ev["event"] == "command":
             words = [w for w in str(ev["command"]).split()[:3] if "rocetune-" not in w]
             commands.setdefault(ev["device"], []).append(" ".join(words))
-    kinds = ("drop_before", "drop_after", "garble", "fail", "slow", "prompt")
+    kinds = ("drop_before", "drop_after", "garble", "fail", "slow", "prompt", "counters")
     stuck: list[str] = []
     for i in range(n):
         lab.fleet.engines.clear()
         lab.fleet.engines.update(make_engines(names, lab.clock))
         chosen = rng.sample(planned, rng.randint(1, 3))
         pre = {d: lab.fleet.model(d, lab.fleet.collect(d)) for d in chosen}
+        dropping: set[str] = set()
         for d in chosen:
-            fault = {"kind": rng.choice(kinds), "on": rng.choice(commands[d]), "times": 1}
+            kind = rng.choice(kinds)
+            if kind == "counters":  # lossless drops grow once the change is in
+                lab.fleet.engines[d].counter_lab.fault = {"port": "*", "priority": 3, "drops": 5}
+                dropping.add(d)
+                continue
+            fault = {"kind": kind, "on": rng.choice(commands[d]), "times": 1}
             lab.fleet.send(d, "lab fault " + json.dumps({**fault, "seconds": 400}))
         lab.tmp = base / f"r{i}"
         got = lab.run(devices=tuple(chosen), waves=("1", "100%"), max_fail=1)
@@ -100,6 +107,10 @@ def real_runs(n: int, rng: random.Random) -> tuple[Counter[str], Counter[int], l
             want = dev.intended if dev.state.value == "DONE" else pre[name]
             if want is None or differences(want, now, lab.fleet.intent):
                 wrong.append(f"{name} {dev.state.value}: device differs")
+            if name in dropping:
+                states[f"counter fault -> {dev.state.value}"] += 1
+                if dev.state.value == "DONE":
+                    wrong.append(f"{name} DONE although its lossless drops grew")
     for line in stuck:
         print("  STUCK", line[:300])
     return states, codes, wrong

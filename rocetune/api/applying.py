@@ -107,6 +107,7 @@ class LiveFleet:
         self.topology = Topology(nodes, tuple(sorted(pairs)))
         self._jobs: dict[str, Job] = {}
         self._lock = threading.Lock()
+        self._wide_base: list[Finding] | None = None
 
     # --- sessions --------------------------------------------------------------------------
     def _job(self, device: str) -> Job:
@@ -201,9 +202,20 @@ class LiveFleet:
         else:
             local = with_devices(self._scope(device), {device: model})
             found = _check(local, provenance, Selection(ignore=fabric_codes()), None)
-            wide = with_devices(self.fabric, {device: model})
-            found += _check(wide, provenance, Selection(select=(*fabric_codes(), "RT000")), None)
+            found += self._wide(device, model, provenance)
         return [f for f in found if f.device == device or device in link_devices(f.link)]
+
+    def _wide(self, device: str, model: Device, provenance: dict[str, Provenance]) -> list[Finding]:
+        """The fabric-wide rules on the whole fabric with ``model`` for ``device``. When the
+        model is the audited one (every baseline: the plan is not stale), the fabric is the
+        audited fabric: that run is made once and shared by every device."""
+        select = Selection(select=(*fabric_codes(), "RT000"))
+        if model == self.fabric.devices.get(device) and provenance.get(device) is not None:
+            with self._lock:
+                if self._wide_base is None:
+                    self._wide_base = _check(self.fabric, self.provenance, select, None)
+                return self._wide_base
+        return _check(with_devices(self.fabric, {device: model}), provenance, select, None)
 
     def counters(self, device: str, session: Session) -> list[PortCounters] | CounterRead | None:
         """PFC pause, lossless-drop and watchdog counters: the switch platform's counter

@@ -82,6 +82,18 @@ def change_texts(platform: str, changes: Sequence[dict[str, Any]]) -> list[str]:
     return ["\n".join(str(x) for x in c.get("commands", [])) for c in changes]
 
 
+def _same(a: Device, b: Device) -> bool:
+    """The same model, whatever directory its snapshot was read from (the unparsed lines
+    name their file by the path it was read at)."""
+
+    def unread(d: Device) -> list[tuple[object, ...]]:
+        return [(u.item, u.reason, u.line, u.ports, u.features) for u in d.unparsed]
+
+    if a.model_copy(update={"unparsed": ()}) != b.model_copy(update={"unparsed": ()}):
+        return False
+    return unread(a) == unread(b)
+
+
 class LiveFleet:
     """The real :class:`rocetune.apply.fleet.Fleet` of an inventory."""
 
@@ -210,7 +222,8 @@ class LiveFleet:
         model is the audited one (every baseline: the plan is not stale), the fabric is the
         audited fabric: that run is made once and shared by every device."""
         select = Selection(select=(*fabric_codes(), "RT000"))
-        if model == self.fabric.devices.get(device) and provenance.get(device) is not None:
+        audited = self.fabric.devices.get(device)
+        if audited is not None and _same(model, audited):
             with self._lock:
                 if self._wide_base is None:
                     self._wide_base = _check(self.fabric, self.provenance, select, None)
@@ -240,12 +253,26 @@ class LiveFleet:
             out.append(nic_counters(device, name, ethtool, rdma))
         return out
 
+    def _counted(self, model: Device) -> Device:
+        """The device with only the ports whose counters matter: its ends of the fabric's
+        links when it has any (the lossless domain the rules check), else every port (the
+        readers that ask per port then pick the PFC ports)."""
+        ends = {
+            end.port
+            for lk in self.fabric.links
+            for end in (lk.a, lk.b)
+            if end.device == model.name and end.port in model.ports
+        }
+        if not ends:
+            return model
+        return model.model_copy(update={"ports": {n: model.ports[n] for n in sorted(ends)}})
+
     def _switch_counters(self, device: str, session: Session) -> CounterRead | None:
         driver = get_driver(self._platform(device))
         reader = None if driver is None else driver.counter_reader
         if driver is None or reader is None:
             return CounterRead(None, f"platform {self._platform(device)} has no counter reader")
-        model = self.fabric.devices.get(device) or self._like(device)
+        model = self._counted(self.fabric.devices.get(device) or self._like(device))
         wanted = reader.commands(model)
         outputs: dict[str, str | None] = {}
         refused: list[str] = []
@@ -254,7 +281,7 @@ class LiveFleet:
             outputs[command] = None if error else out.text
             if error:
                 refused.append(f"{command!r}: {error}"[:160])
-        got = reader.parse(model, outputs)
+        got = [c for c in reader.parse(model, outputs) if not model.ports or c.port in model.ports]
         notes = list(reader.unread)
         if refused:
             notes.append("refused " + "; ".join(refused[:3]))

@@ -125,6 +125,9 @@ def test_nvue_sizes_and_growth() -> None:
     assert c.discards_by_priority is not None
     assert c.discards_by_priority[3] == 2048 + 4
     assert c.storm_events is None
+    # a module table without an egress Dropped/Pkts row is unknown, never "0 drops"
+    with pytest.raises(ValueError, match="Dropped"):
+        nxos.dropped('{"TABLE_module": {"ROW_module": {"TABLE_queuing_interface": {}}}}')
     assert nvue.amount("56.52 MB") == round(56.52 * 1024**2)
     with pytest.raises(ValueError, match="not a counter"):
         nvue.amount("lots")
@@ -144,6 +147,13 @@ def test_eos_watchdog_json_shape() -> None:
     assert eos.READER.unread  # drops are named as not read
     with pytest.raises(ValueError, match="interfaces"):
         eos.parse(switch("eos", ports), {eos.WATCHDOG: "[]"})
+    # the layout is unverified: an interface listed with other keys is unknown, never 0
+    other = '{"interfaces": {"Ethernet1": {"queues": {"3": {"stuck": 4}}}}}'
+    with pytest.raises(ValueError, match="txQueues"):
+        eos.parse(switch("eos", ports), {eos.WATCHDOG: other})
+    renamed = '{"interfaces": {"Ethernet1": {"txQueues": {"3": {"stuckEvents": 4}}}}}'
+    with pytest.raises(ValueError, match="stuckCount"):
+        eos.parse(switch("eos", ports), {eos.WATCHDOG: renamed})
 
 
 def test_nxos_queuing_json_shape() -> None:

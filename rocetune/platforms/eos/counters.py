@@ -51,8 +51,14 @@ def parse(device: Device, outputs: Outputs) -> list[PortCounters]:
         raise ValueError(f"{WATCHDOG}: no 'interfaces' object")
     storms: dict[str, int] = {}
     for name, body in interfaces.items():
-        queues = body.get("txQueues", {}) if isinstance(body, dict) else {}
-        storms[name] = sum(int(q.get("stuckCount", 0)) for q in queues.values())
+        # the layout is unverified: a listed interface whose keys differ is unknown, not 0
+        queues = body.get("txQueues") if isinstance(body, dict) else None
+        if not isinstance(queues, dict):
+            raise ValueError(f"{WATCHDOG}: {name}: no 'txQueues' object")
+        counts = [q.get("stuckCount") if isinstance(q, dict) else None for q in queues.values()]
+        if not all(isinstance(c, int) for c in counts):
+            raise ValueError(f"{WATCHDOG}: {name}: a queue without an integer 'stuckCount'")
+        storms[name] = sum(int(c) for c in counts if isinstance(c, int))
     return [
         PortCounters(device=device.name, port=n, storm_events=storms.get(n, 0))
         for n in sorted({*_ports(device), *storms})

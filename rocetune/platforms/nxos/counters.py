@@ -75,6 +75,8 @@ def dropped(text: str) -> dict[int, int]:
                     if e.get("eq-stat-type") == "Dropped" and e.get("eq-stat-units") == "Pkts":
                         keys = ("eq-uc-stat-value", "eq-oobfc-uc-stat-value", "eq-mc-stat-value")
                         out[int(group)] = sum(int(e.get(k, 0) or 0) for k in keys)
+    if not out:  # the layout is unverified: no drop row read is unknown, not "0 drops"
+        raise ValueError("show queuing interface | json: no egress Dropped/Pkts row")
     return out
 
 

@@ -125,6 +125,7 @@ def _requirement(
         lossless_mtu=opts.lossless_mtu_bytes,
         small_packet_pct=opts.small_packet_pct,
         gearbox_delay_ns=opts.gearbox_delay_ns,
+        lanes=port.lanes,
     )
     return res, cable[1]
 

@@ -211,6 +211,9 @@ class Port(Model):
     queue_buffers: dict[int, BufferProfile] | None = None
     """Egress queue -> buffer profile."""
     cable_length_m: float | None = None
+    lanes: int | None = None
+    """Serdes lanes of the port (SONiC ``PORT.lanes`` counted); None = not known. The
+    headroom computation doubles the pipeline latency of an 8-lane port (docs/buffers.md)."""
     fec: str | None = None
     """Forward error correction mode: ``none``, ``rs`` (RS-FEC), ``fc`` (FC/BASE-R FEC) or
     ``auto`` (negotiated, so not known from the configuration)."""

@@ -254,7 +254,7 @@ def requirement(fabric: Fabric, dev: Device, port: Port) -> HeadroomResult | str
     if gaps or port.speed_mbps is None or port.mtu is None or cable is None:
         return "not computed: " + ", ".join(gaps) + " unknown"
     try:
-        return port_headroom(dev, port.speed_mbps, cable, port.mtu)
+        return port_headroom(dev, port.speed_mbps, cable, port.mtu, lanes=port.lanes)
     except ValueError as exc:
         return f"not computed: {exc}"
 

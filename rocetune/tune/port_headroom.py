@@ -8,6 +8,7 @@ the same traffic pattern, gearbox delay, ASIC and headroom model:
 - gearbox delay: the device's platform value, else none;
 - shared headroom pool: a lossless ingress pool with an xoff size, or an over-subscribe
   ratio > 0 (both mean buffermgrd sizes the PG as xon only);
+- lanes: the port's lane count (SONiC ``PORT.lanes``) when known, else 8 from 400G up;
 - ASIC: the caller's override, else ``Device.asic``; unknown -> the vendor-neutral estimate.
 """
 
@@ -45,6 +46,7 @@ def port_inputs(
     lossless_mtu: int | None = None,
     small_packet_pct: float | None = None,
     gearbox_delay_ns: float | None = None,
+    lanes: int | None = None,
 ) -> HeadroomInputs:
     """The inputs of the computation for one port (see the module docstring)."""
     params = dev.headroom_params
@@ -62,6 +64,7 @@ def port_inputs(
         lossless_mtu=mtu,
         small_packet_pct=SONIC_SMALL_PACKET_PCT if pct is None else pct,
         gearbox_delay_ns=gearbox,
+        lanes=lanes,
         shared_headroom_pool=shared_headroom_pool(dev),
     )
 
@@ -76,6 +79,7 @@ def port_headroom(
     lossless_mtu: int | None = None,
     small_packet_pct: float | None = None,
     gearbox_delay_ns: float | None = None,
+    lanes: int | None = None,
 ) -> HeadroomResult:
     """xoff/xon/size of a lossless PG of ``dev`` at this speed, cable length and MTU."""
     inputs = port_inputs(
@@ -86,5 +90,6 @@ def port_headroom(
         lossless_mtu=lossless_mtu,
         small_packet_pct=small_packet_pct,
         gearbox_delay_ns=gearbox_delay_ns,
+        lanes=lanes,
     )
     return compute_headroom(inputs, asic_constants(asic or dev.asic))

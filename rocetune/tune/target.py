@@ -168,6 +168,7 @@ def headroom_target(
     asic: str | None,
     *,
     dev: Device | None = None,
+    lanes: int | None = None,
 ) -> HeadroomTarget:
     """xoff/xon/size of the lossless PG of one port (see the module docstring).
 
@@ -175,7 +176,7 @@ def headroom_target(
     device's traffic pattern, gearbox and headroom model, else SONiC's defaults."""
     del intent  # the lossless traffic pattern is the switch's, not the intent's
     base = dev if dev is not None else Device(name="-", kind="switch", platform="-")
-    res = port_headroom(base, speed, cable_m, mtu, asic=asic)
+    res = port_headroom(base, speed, cable_m, mtu, asic=asic, lanes=lanes)
     xon = res.xon if not res.estimate else 2 * mtu
     size = res.size if not res.estimate else res.xoff + xon
     return HeadroomTarget(xoff=res.xoff, xon=xon, size=size, result=res)
@@ -257,7 +258,9 @@ def _ports(
             what = "speed" if port.speed_mbps is None else "cable length"
             problems.append(f"port {name} left out: its {what} is not known")
             continue
-        hr = headroom_target(port.speed_mbps, cable[0], mtu, intent, dev.asic, dev=dev)
+        hr = headroom_target(
+            port.speed_mbps, cable[0], mtu, intent, dev.asic, dev=dev, lanes=port.lanes
+        )
         ecn = ecn_target(port.speed_mbps, intent)
         reasons = _port_reasons(
             name, speed=port.speed_mbps, cable=cable, hr=hr, ecn=ecn, intent=intent

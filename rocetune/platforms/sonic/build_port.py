@@ -125,6 +125,7 @@ def build_port(ctx: Ctx, name: str, wd_default: WatchdogDefault) -> Port:
         pg_buffers=_buffers(ctx, name, "pg_buffers", "BUFFER_PG", ctx.cfg.pg_bindings),
         queue_buffers=_buffers(ctx, name, "queue_buffers", "BUFFER_QUEUE", ctx.cfg.queue_bindings),
         cable_length_m=cable.value if cable else None,
+        lanes=port_cfg.lanes.value if port_cfg and port_cfg.lanes else None,
         fec=fec.value if fec else None,
         alias=port_cfg.alias.value if port_cfg and port_cfg.alias else None,
         dscp_rewrite=_dscp_rewrite(ctx, name),

@@ -5,7 +5,9 @@ Decisions:
 * ``PORT`` fields rocetune models: ``speed`` (Mb/s already), ``mtu``, ``admin_status``
   (``up``/``down``; absent: see :func:`.build_port.build_port`), ``pfc_asym``
   (``on``/``off``), ``fec`` (``rs``/``fc``/``none``/``auto``) and ``alias``
-  (the name lldpmgrd advertises as the LLDP port ID). Other PORT fields are ignored unless
+  (the name lldpmgrd advertises as the LLDP port ID), ``lanes`` (counted: buffermgrd
+  passes the number of comma-separated lanes to the headroom computation, which doubles the
+  pipeline latency of an 8-lane port). Other PORT fields are ignored unless
   their name looks QoS-related (pfc, pause, flow control, buffer, ...), which is reported.
 * ``DEVICE_METADATA|localhost`` is kept as text; the builder picks hostname, platform,
   hwsku, buffer_model and default_pfcwd_status.
@@ -40,7 +42,7 @@ _FEC = {"rs": "rs", "fc": "fc", "none": "none", "auto": "auto"}
 _WD_ACTIONS = {"drop": "drop", "forward": "forward", "alert": "alert"}
 _CABLE = re.compile(r"(\d+(?:\.\d+)?)m")
 _PORT_QOS_WORDS = ("pfc", "pause", "flow", "qos", "buffer", "ecn", "wred", "queue", "dscp")
-_PORT_KNOWN = frozenset({"speed", "mtu", "admin_status", "pfc_asym", "fec", "alias"})
+_PORT_KNOWN = frozenset({"speed", "mtu", "admin_status", "pfc_asym", "fec", "alias", "lanes"})
 _WD_IGNORED = frozenset({"pfc_stat_history"})
 _MAX_SPEED_MBPS = 10_000_000
 
@@ -69,11 +71,26 @@ def _port(entry: Entry, pr: Problems) -> PortCfg:
     port.pfc_asym = read_choice(entry, "pfc_asym", pr, _ON_OFF)
     port.fec = read_choice(entry, "fec", pr, _FEC)
     port.alias = read_text(entry, "alias", pr)
+    port.lanes = _lanes(entry, pr)
     for name in entry.fields:
         lowered = name.lower()
         if name not in _PORT_KNOWN and any(w in lowered for w in _PORT_QOS_WORDS):
             pr.unknown_field(entry, name)
     return port
+
+
+def _lanes(entry: Entry, pr: Problems) -> At[int | None] | None:
+    """The lane count of ``PORT.lanes`` (``"0,1,2,3"`` -> 4), as buffermgrd counts it."""
+    text = read_text(entry, "lanes", pr)
+    if text is None or text.value is None:
+        return None
+    items = [item.strip() for item in text.value.split(",")]
+    if not all(item.isdigit() for item in items):
+        pr.add(
+            f"{entry.item} lanes={text.value}", "expected lane numbers such as 0,1,2,3", text.line
+        )
+        return None
+    return At(len(items), text.line)
 
 
 def _metadata(db: RawDb, cfg: SonicConfig) -> None:

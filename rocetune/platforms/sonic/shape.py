@@ -32,6 +32,8 @@ class PortCfg:
     pfc_asym: OptBool = None
     fec: OptStr = None
     alias: OptStr = None
+    lanes: OptInt = None
+    """Number of serdes lanes (the comma-separated items of ``PORT.lanes``)."""
 
 
 @dataclass

@@ -9,6 +9,8 @@ missing data. Headroom of one lossless PG profile = its reserved ``size``, or xo
 when the size is not given. Pools: percentages (Cumulus traffic pools, SONiC dynamic model)
 of one direction sum to <= 100 %; byte sizes of one direction sum to <= the ASIC buffer
 (ingress and egress accounting are two views of the same memory, so each is checked alone).
+A shared headroom pool's ``xoff`` is checked against the lossless PGs that draw on it
+(:mod:`.headroom_pool`: estimates, warnings).
 
 RT505 (port): the PG of every lossless priority draws from a lossless pool (and not from an
 egress pool), and the egress queue of every lossless priority is not capped by a static
@@ -37,6 +39,7 @@ from rocetune.checks.base import (
 )
 from rocetune.checks.buffers import LosslessPg, lossless_pgs
 from rocetune.checks.ecn import lossless_queues
+from rocetune.checks.headroom_pool import shared_headroom_checks
 from rocetune.checks.helpers import missing, profile_is_lossless
 from rocetune.model import BufferPool, BufferProfile, Device, Port, Severity
 
@@ -80,6 +83,7 @@ class HeadroomLimits(DeviceRule):
         if dev.kind != "switch":
             return
         opts = options_of(ctx, HeadroomLimitsOptions)
+        yield from shared_headroom_checks(dev)
         for port in ctx.roce_ports(dev):
             yield from _port_headroom(dev, port, opts)
         if dev.buffer_pools is None:

@@ -202,7 +202,14 @@ def _compare(
             f"has {have} B of XOFF headroom, below {needs}",
             f"{runtime}xoff {have} B{name}",
         )
-        if prof.vendor_table:
+        if prof.vendor_table and res.estimate:
+            severity = Severity.WARNING
+            head = (
+                f"has xoff {have} B, the vendor's own value ({prof.vendor_table}), below the "
+                f"vendor-neutral estimate {res.required_xoff} B for {i.speed_mbps / 1000:g}G "
+                f"over {i.cable_m:g} m with MTU {i.port_mtu}"
+            )
+        elif prof.vendor_table:
             severity = Severity.WARNING
             head = (
                 f"has xoff {have} B, the vendor's own value ({prof.vendor_table}), but the "
@@ -210,12 +217,17 @@ def _compare(
                 f"for {i.speed_mbps / 1000:g}G over {i.cable_m:g} m with MTU {i.port_mtu})"
             )
     alloc = "" if res.estimate else f"; allocated in 1 KiB steps: {res.xoff} B"
-    tail = (
-        "; the SKU table predates the current computation, so this is the vendor's default, "
-        "not a misconfiguration"
-        if prof is not None and prof.vendor_table
-        else ", so the bytes still arriving after XOFF overflow it and lossless packets are dropped"
-    )
+    tail = ", so the bytes still arriving after XOFF overflow it and lossless packets are dropped"
+    if prof is not None and prof.vendor_table:
+        tail = (
+            "; the vendor publishes no formula for this ASIC, so this compares the vendor's "
+            "default with an estimate"
+            if res.estimate
+            else "; the SKU table predates the current computation, so this is the vendor's "
+            "default, not a misconfiguration"
+        )
+    if prof is not None and res.inputs.shared_headroom_pool and prof.xoff_bytes is not None:
+        tail += " (with a shared headroom pool the PG's xoff is its limit into the pool, RT504)"
     yield Issue(
         message=f"lossless {lpg.label} {head}{tail}",
         device=dev.name,

@@ -6,12 +6,17 @@ carry the model number (``x86_64-mlnx_msn2700-r0``, ``x86_64-nvidia_sn5600-r0``,
 one of sonic-buildimage ``platform/mellanox/asic_table.j2`` (docs/buffers.md); SN2xxx, SN3xxx
 and SN4xxx models it does not list follow their first digit (Spectrum-1, -2, -3). Other SN5
 and SN6 models are not guessed. The gearbox delay is that of ``peripheral_table.j2`` (only
-the SN3800 has one there). Other vendors' names do not reliably name the ASIC: None.
+the SN3800 has one there). A platform sonic-buildimage marks ``broadcom`` (its
+``platform_asic`` file, copied in ``pg_profile_lookup/platform_asic.tsv``) is ``broadcom``:
+a shared-headroom-pool ASIC whose constants SONiC does not publish (docs/buffers.md).
+Other vendors' names do not reliably name the ASIC: None.
 """
 
 from __future__ import annotations
 
 import re
+
+from rocetune.platforms.sonic.sku_tables import platform_asic
 
 _MLNX_CONTEXT = re.compile(r"mlnx|mellanox|nvidia|acs-msn|acs-sn", re.IGNORECASE)
 _SN_MODEL = re.compile(r"(?:^|[^a-z0-9])m?sn(\d)(\d{3})(?![0-9])", re.IGNORECASE)
@@ -39,10 +44,10 @@ def _model(platform: str | None, hwsku: str | None) -> str | None:
 
 
 def asic_family(platform: str | None, hwsku: str | None) -> str | None:
-    """Return ``spectrum1`` .. ``spectrum6`` when the names tell, else None."""
+    """Return ``spectrum1`` .. ``spectrum6`` or ``broadcom`` when the names tell, else None."""
     model = _model(platform, hwsku)
     if model is None:
-        return None
+        return "broadcom" if platform_asic(platform) else None
     return _MODELS.get(model) or _GENERATION.get(model[0])
 
 

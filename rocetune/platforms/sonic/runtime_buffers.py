@@ -52,7 +52,8 @@ def with_runtime_pgs(ctx: Ctx, ports: dict[str, Port], facts: dict[str, str]) ->
     """``ports`` with vendor-table marks and the lossless PGs buffermgrd would create."""
     table = sku_table(facts.get("platform"), facts.get("hwsku"))
     traditional = facts.get("buffer_model", "traditional") != "dynamic"
-    mellanox = asic_family(facts.get("platform"), facts.get("hwsku")) is not None
+    family = asic_family(facts.get("platform"), facts.get("hwsku")) or ""
+    mellanox = family.startswith("spectrum")
     out = {}
     for name, raw in ports.items():
         port = _mark(raw, table)
@@ -113,7 +114,11 @@ def _synthesise(ctx: Ctx, port: Port, table: SkuTable | None, mellanox: bool) ->
                 if table is not None
                 else "the SKU's pg_profile_lookup.ini (not shipped with rocetune)"
             )
-            prof = BufferProfile(name=name, generated_at_runtime=f"{why}; values from {src}")
+            prof = BufferProfile(
+                name=name,
+                pool=ctx.pool_prefix + LOSSLESS_POOL,
+                generated_at_runtime=f"{why}; values from {src}",
+            )
         else:
             prof = BufferProfile(
                 name=name,

@@ -1,10 +1,11 @@
-"""The lossless PG profiles NVIDIA ships per SONiC SKU (``pg_profile_lookup.ini``).
+"""The lossless PG profiles SONiC ships per SKU (``pg_profile_lookup.ini``).
 
 In the traditional buffer model buffermgrd takes each lossless port's speed and cable
 length, looks the pair up in the SKU's ``pg_profile_lookup.ini`` and creates the profile
 ``pg_lossless_<speed>_<cable>_profile`` (size, xon, xoff, dynamic_th) and the port's
-lossless BUFFER_PG entries at runtime (docs/buffers.md). The tables of every Mellanox SKU of
-sonic-buildimage are shipped in ``pg_profile_lookup/`` (see its SOURCES.md).
+lossless BUFFER_PG entries at runtime (docs/buffers.md). The tables of every Mellanox SKU and
+of every Broadcom XGS SKU of sonic-buildimage are shipped in ``pg_profile_lookup/`` (see its
+SOURCES.md); ``platform_asic.tsv`` there names the Broadcom platforms.
 """
 
 from __future__ import annotations
@@ -58,10 +59,12 @@ def parse_table(text: str, platform: str, sku: str) -> SkuTable:
         if not parts or parts[0].startswith("#") or len(parts) < 5:
             continue
         cable = _CABLE.match(parts[1])
-        if cable is None or not all(p.isdigit() for p in (parts[0], *parts[2:6])):
+        threshold = parts[5:6] or ["0"]  # dynamic_th, may be negative (Broadcom tables: -1)
+        if cable is None or not all(p.isdigit() for p in (parts[0], *parts[2:5])):
             continue
-        nums = [int(p) for p in (parts[0], *parts[2:6])]
-        nums += [0] * (5 - len(nums))
+        if not threshold[0].removeprefix("-").isdigit():
+            continue
+        nums = [int(p) for p in (parts[0], *parts[2:5], threshold[0])]
         rows.append(SkuRow(nums[0], int(cable.group(1)), nums[1], nums[2], nums[3], nums[4]))
     return SkuTable(platform, sku, tuple(rows))
 
@@ -78,6 +81,22 @@ def all_tables() -> tuple[SkuTable, ...]:
             if ini.name.endswith(".ini"):
                 out.append(parse_table(ini.read_text(), plat.name, ini.name[: -len(".ini")]))
     return tuple(out)
+
+
+@cache
+def _platform_asics() -> dict[str, str]:
+    root = files(__package__ or "rocetune.platforms.sonic").joinpath(_DIR)
+    out = {}
+    for line in root.joinpath("platform_asic.tsv").read_text().splitlines():
+        parts = line.split("\t")
+        if len(parts) == 2 and not line.startswith("#"):
+            out[parts[0].strip()] = parts[1].strip()
+    return out
+
+
+def platform_asic(platform: str | None) -> str | None:
+    """sonic-buildimage's ``platform_asic`` of a shipped Broadcom platform (``broadcom``)."""
+    return _platform_asics().get(platform or "")
 
 
 def sku_table(platform: str | None, hwsku: str | None) -> SkuTable | None:

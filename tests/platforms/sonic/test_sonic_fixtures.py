@@ -179,7 +179,7 @@ def test_oldref_device_and_provenance(parse_fixture: ParseFixture) -> None:
     dev = result.device
     assert len(dev.ports) == 66
     assert dev.hostname == "sonic"
-    assert dev.asic is None  # Dell Z9264F: not a Spectrum platform
+    assert dev.asic == "broadcom"  # Dell Z9264F: sonic-buildimage platform_asic broadcom
     assert dev.facts["buffer_model"] == "traditional"
     assert dev.facts["hwsku"] == "DellEMC-Z9264f-C64"
     assert dev.facts["config_db_version"] == "version_3_0_1"

@@ -91,8 +91,10 @@ def test_sniff_rejects_other_text(text: str) -> None:
         ("x86_64-nvidia_sn5640-r0", None, "spectrum5"),
         ("x86_64-nvidia_sn6600_ld-r0", None, "spectrum6"),
         ("x86_64-nvidia_sn5900-r0", None, None),  # not in asic_table.j2
-        ("x86_64-dellemc_z9264f_c3538-r0", "DellEMC-Z9264f-C64", None),
-        ("x86_64-arista_7060x6_64pe", "Arista-7060X6-64PE-B-O128", None),
+        # sonic-buildimage platform_asic "broadcom": a shared headroom pool ASIC
+        ("x86_64-dellemc_z9264f_c3538-r0", "DellEMC-Z9264f-C64", "broadcom"),
+        ("x86_64-arista_7060x6_64pe", "Arista-7060X6-64PE-B-O128", "broadcom"),
+        ("x86_64-accton_wedge100bf_32x-r0", None, None),  # Barefoot: not modelled
         ("multi_asic", "multi_asic", None),
         ("x86_64-foo_sn2700", None, None),  # no NVIDIA/Mellanox context
         (None, None, None),

@@ -257,6 +257,8 @@ def _model(dev: Device, prof: BufferProfile, opts: XonXoffOptions) -> str | None
         return opts.headroom_model
     pools = dev.buffer_pools
     pool = None if pools is None or prof.pool is None else pools.get(prof.pool)
+    if pool is not None and pool.shared_headroom_bytes is None and dev.asic == "broadcom":
+        return "shared"  # Broadcom lossless buffers always use the pool's shared headroom
     if pool is None or pool.shared_headroom_bytes is None:
         return None
     return "shared" if pool.shared_headroom_bytes > 0 else "independent"

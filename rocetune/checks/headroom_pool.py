@@ -14,8 +14,8 @@ carry a number from an MMU spreadsheet), so these checks are estimates and warni
   SONiC allows): less than one average port's headroom is left for all ports together;
 - a configured over-subscribe ratio asks for more than the configured pool size gives.
 
-The xoff of every lossless PG on the pool must be known; otherwise RT000 names the PGs whose
-values are missing.
+The pool's xoff and the xoff of every lossless PG on it must be known; otherwise RT000 names
+what is missing (Enterprise SONiC: both are runtime defaults of ``buffer init lossless``).
 """
 
 from __future__ import annotations
@@ -54,10 +54,12 @@ class PoolUse:
 
 
 def pool_uses(dev: Device) -> list[PoolUse]:
-    """Every ingress pool with a shared headroom size and the lossless PGs on it."""
+    """Every ingress pool with a shared headroom size and the lossless PGs on it (also a
+    Broadcom pool whose size is not known: Broadcom lossless buffers always share one)."""
     out = []
     for pool in (dev.buffer_pools or {}).values():
-        if pool.direction == "egress" or not pool.shared_headroom_bytes:
+        unknown_shared = pool.shared_headroom_bytes is None and dev.asic == "broadcom"
+        if pool.direction == "egress" or not (pool.shared_headroom_bytes or unknown_shared):
             continue
         pgs = tuple(
             (port.name, pg, prof)
@@ -79,6 +81,14 @@ def _check(dev: Device, use: PoolUse) -> Iterator[Result]:
     pool, have = use.pool, use.pool.shared_headroom_bytes or 0
     path = f"buffer_pools.{pool.name}"
     if not use.pgs:
+        return
+    if pool.shared_headroom_bytes is None:
+        item = (
+            f"shared headroom size (xoff) of pool {pool.name}, which the {len(use.pgs)} lossless "
+            f"PGs on {use.ports} ports share (set at runtime by the platform's lossless "
+            "defaults unless configured: `show buffer pool`)"
+        )
+        yield Missing(dev.name, item, path)
         return
     unknown = [(port, pg, prof) for port, pg, prof in use.pgs if prof.xoff_bytes is None]
     if unknown:

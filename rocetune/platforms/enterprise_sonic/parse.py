@@ -9,7 +9,8 @@ exactly as for a ``config_db.json``) and its ``account``, so both
 front ends of the same switch software give the same verdicts. Buffer objects follow the
 Broadcom model of Enterprise SONiC (``buffer init lossless`` / ``roce enable`` create the
 platform's lossless defaults at runtime; they are not in the text, so the PG headroom is
-unknown unless ``buffer priority-group`` bindings name explicit profiles).
+unknown unless ``buffer priority-group`` bindings name explicit profiles; :mod:`.buffers`
+adds those runtime objects with their unknown values named).
 
 Provenance paths are those of the SONiC builder, pointing at CLI lines: ``ports.<p>`` ->
 the ``interface`` line, ``ports.<p>.<field>`` -> the line that set it, ``unparsed.<i>``.
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 from rocetune.errors import ParseError
 from rocetune.platforms.base import ParseResult
+from rocetune.platforms.enterprise_sonic.buffers import with_runtime_buffers
 from rocetune.platforms.enterprise_sonic.commands import RUNNING_CONFIG
 from rocetune.platforms.enterprise_sonic.grammar import Issues, Node, read_tree
 from rocetune.platforms.enterprise_sonic.names import parent_of
@@ -76,6 +78,7 @@ def build(kdb: KlishDb, issues: Issues, file: str, name: str, role: str | None) 
     if kdb.hostname is not None:
         result.provenance.add("hostname", file, kdb.hostname[1])
     device = device.model_copy(update={"hostname": hostname, "facts": dict(sorted(facts.items()))})
+    device = with_runtime_buffers(device, kdb.facts)
     return ParseResult(device=device, provenance=result.provenance)
 
 

@@ -76,9 +76,7 @@ def test_hld_transcript_says_what_is_missing(tmp_path: Path) -> None:
     assert "buffer init lossless" in rt501
     assert "show buffer profile" in rt501
     assert "port speed and cable length are not configured" in rt501
-    assert "shared headroom size (xoff) of pool ingress_lossless_pool" in _rt000(
-        findings, "RT504"
-    )
+    assert "shared headroom size (xoff) of pool ingress_lossless_pool" in _rt000(findings, "RT504")
 
 
 def test_without_buffer_init_nothing_is_invented() -> None:

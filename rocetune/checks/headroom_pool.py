@@ -85,7 +85,7 @@ def _check(dev: Device, use: PoolUse) -> Iterator[Result]:
     if pool.shared_headroom_bytes is None:
         item = (
             f"shared headroom size (xoff) of pool {pool.name}, which the {len(use.pgs)} lossless "
-            f"PGs on {use.ports} ports share (set at runtime by the platform's lossless "
+            f"PGs on {_ports(use.ports)} share (set at runtime by the platform's lossless "
             "defaults unless configured: `show buffer pool`)"
         )
         yield Missing(dev.name, item, path)
@@ -137,12 +137,16 @@ def _check(dev: Device, use: PoolUse) -> Iterator[Result]:
         )
 
 
+def _ports(count: int) -> str:
+    return f"{count} port" if count == 1 else f"{count} ports"
+
+
 def _issue(dev: Device, use: PoolUse, what: str, expected: str) -> Issue:
     pool = use.pool
     return Issue(
         message=(
             f"shared headroom pool {pool.name} xoff {pool.shared_headroom_bytes} B (the headroom "
-            f"all {len(use.pgs)} lossless PGs on {use.ports} ports share; each PG's xoff is only "
+            f"all {len(use.pgs)} lossless PGs on {_ports(use.ports)} share; each PG's xoff is only "
             f"its limit into it) {what}"
         ),
         device=dev.name,

@@ -350,7 +350,9 @@ def _size(
     dev: Device, port: Port, lpg: LosslessPg, prof: BufferProfile, model: str | None
 ) -> Iterator[Result]:
     xon, xoff = prof.xon_bytes or 0, prof.xoff_bytes or 0
-    if model == "shared":
+    if model == "shared" or dev.asic == "broadcom":
+        # Broadcom XGS accounts a PG's guaranteed buffer (size) and its headroom (xoff) apart:
+        # every Broadcom SKU table row has size < xon + xoff (docs/buffers.md section 2)
         return
     if model is None:
         what = (

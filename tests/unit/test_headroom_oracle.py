@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from rocetune.checks.base import CheckContext
-from rocetune.checks.buffers import HeadroomOptions, HeadroomSufficient
+from rocetune.checks.buffers import HeadroomOptions, HeadroomSufficient, XonXoffOrder
 from rocetune.model import BufferPool, BufferProfile, Device, Fabric, Intent, Port, Severity
 from rocetune.platforms.sonic.asic import asic_family, gearbox_delay_ns
 from rocetune.platforms.sonic.sku_tables import SkuRow, SkuTable, all_tables, platform_asic
@@ -172,3 +172,9 @@ def test_a_broadcom_profile_equal_to_the_sku_row_is_never_an_error(
         assert issue.severity is Severity.WARNING  # type: ignore[union-attr]
         assert str(row.xoff) in issue.message  # type: ignore[union-attr]
         assert "estimate" in issue.message  # type: ignore[union-attr]
+    # without a shared headroom pool (the TD2 templates set no pool xoff) RT502 does not ask
+    # for size >= xon + xoff: Broadcom reserves the PG minimum and the headroom apart
+    independent = pool.model_copy(update={"shared_headroom_bytes": 0})
+    dev = dev.model_copy(update={"buffer_pools": {pool.name: independent}})
+    order = [r for r in XonXoffOrder().check_port(dev, port, ctx) if hasattr(r, "message")]
+    assert order == []

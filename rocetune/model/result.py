@@ -102,6 +102,9 @@ class AuditResult:
     """What severity overrides, suppressions and the baseline did (None: no policy given)."""
     verify: tuple[PairResult, ...] | None = None
     """Per-test perftest results of ``rocetune verify`` (None: no verification ran)."""
+    fixes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Finding fingerprint -> the native change(s) of the remediation plan made for it
+    (``rocetune plan``'s changes; reporters print them as ``fix:``). Empty: not planned."""
 
     @property
     def not_collected(self) -> list[str]:

@@ -57,12 +57,31 @@ def neutralise_result(result: AuditResult) -> AuditResult:
     verify = result.verify
     if verify is not None:
         verify = tuple(_clean_fields(p, ("client", "server", "error")) for p in verify)
+    findings = [_clean_fields(f, _FINDING) for f in result.findings]
     return dataclasses.replace(
         result,
-        findings=[_clean_fields(f, _FINDING) for f in result.findings],
+        findings=findings,
+        fixes=_clean_fixes(result, findings),
         devices={
             neutralise(k): _clean_fields(v, ("name", "platform", "error"))
             for k, v in result.devices.items()
         },
         verify=verify,
     )
+
+
+def _clean_fixes(result: AuditResult, findings: list[Any]) -> dict[str, tuple[str, ...]]:
+    """The fix texts neutralised, keyed by the fingerprints of the neutralised findings."""
+    if not result.fixes:
+        return {}
+    from rocetune.fingerprint import fingerprint
+
+    renamed = {
+        fingerprint(old): fingerprint(new)
+        for old, new in zip(result.findings, findings, strict=True)
+        if old is not new
+    }
+    return {
+        renamed.get(fp, fp): tuple(neutralise(t) for t in texts)
+        for fp, texts in result.fixes.items()
+    }

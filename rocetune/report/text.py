@@ -1,16 +1,21 @@
 """Human text report.
 
-``grouped`` (default): findings by device (then links, fabric), most severe first, each with
-its message wrapped to the width, observed/expected, ``--> file:line`` and the rule's doc
-link; then the coverage block (RT000: what was not checked, per device), devices that could
-not be checked, and a summary with the next command. ``concise``: one line per finding
-(``file:line: RT201 [error] device port: message``, like ruff's concise format).
-``statistics``: counts per rule code instead of the findings. ``quiet``: findings only.
+One entry per root cause (:mod:`rocetune.report.rootcause`): a fault on one config object or
+line is printed once with the ports or links it affects, and the findings that follow from
+it (RT701-RT707 comparisons) are nested under it as consequences.
+
+``grouped`` (default): root causes by device (fabric-wide last), most severe first, each with
+its message wrapped to the width, observed/expected, ``--> file:line``, the rule's doc link,
+``fix:`` with the remediation plan's native change (when the result carries the plan) and
+its consequences; then the coverage block (RT000: what was not checked, per device), devices
+that could not be checked, and a summary (root causes by severity, ports, findings) with the
+next command. ``concise``: one line per root cause and per consequence (``file:line: RT201
+[error] device ports: message``, like ruff's concise format). ``statistics``: counts per rule
+code instead of the findings. ``quiet``: findings only.
 """
 
 from __future__ import annotations
 
-import re
 import textwrap
 from collections import Counter, defaultdict
 from dataclasses import dataclass
@@ -20,7 +25,9 @@ import click
 
 from rocetune.model import Finding, Severity
 from rocetune.report import display_path
-from rocetune.report.coverage import CoverageNote, counts, headline, notes, real_findings
+from rocetune.report.coverage import CoverageNote, headline, notes
+from rocetune.report.rootcause import RootCause, affected_ports, compact, root_causes
+from rocetune.report.rootcause import counts as rc_counts
 from rocetune.rules_docs import doc_url
 
 if TYPE_CHECKING:
@@ -67,15 +74,6 @@ def _wrap(text: str, indent: str, width: int | None, hanging: str | None = None)
     ) or [indent.rstrip()]
 
 
-def _natural(text: str) -> tuple[object, ...]:
-    return tuple((0, int(t)) if t.isdigit() else (1, t) for t in re.split(r"(\d+)", text))
-
-
-def _order(f: Finding) -> tuple[object, ...]:
-    """Most severe first, then device, link/port (natural order), code."""
-    return (-f.severity.rank, f.device or "~", f.link or "", _natural(f.port or ""), f.code)
-
-
 def _location(f: Finding) -> str | None:
     path = display_path(f.file)
     if not path:
@@ -83,16 +81,54 @@ def _location(f: Finding) -> str | None:
     return f"{path}:{f.line}" if f.line else path
 
 
-def _finding(f: Finding, colour: bool, width: int | None) -> list[str]:
+def _places(rc: RootCause) -> str:
+    """``Ethernet8``, or ``4 ports: swp1, swp2, swp31, swp32`` (links likewise)."""
+    places = rc.places
+    if len(places) <= 1:
+        return places[0] if places else ""
+    kind = "links" if rc.links else "ports"
+    return f"{len(places)} {kind}: {compact(places)}"
+
+
+def _cause(rc: RootCause, colour: bool, width: int | None) -> list[str]:
+    f = rc.finding
     sev = _style(f"{f.severity.value:<7}", colour, fg=_COLOURS[f.severity], bold=True)
     code = _style(_link(f"{f.code} {f.name}", doc_url(f.code), colour), colour, bold=True)
-    where = f.link or f.port or ""
-    lines = [f"  {sev} {code}  {where}".rstrip()]
+    head = f"  {sev} {code}  "
+    lines = _wrap(head + _places(rc), "", width, hanging=_INDENT)
+    if width is None or colour:
+        lines = [(head + _places(rc)).rstrip()]
     lines += _wrap(f.message, _INDENT, width)
     if f.observed is not None or f.expected is not None:
         lines += _wrap(f"observed: {f.observed}   expected: {f.expected}", _INDENT, width)
     lines += _where_and_docs(f, colour, width)
+    lines += _fix_lines(rc, colour)
+    for sub in rc.consequences:
+        lines += _consequence(sub, colour, width)
     return lines
+
+
+def _fix_lines(rc: RootCause, colour: bool) -> list[str]:
+    """``fix: <native change>`` per change of the plan (config text is never wrapped)."""
+    out = []
+    for text in rc.fix:
+        first, *rest = text.splitlines() or [""]
+        out.append(_INDENT + _style("fix: ", colour, fg="green", bold=True) + first)
+        out += [_INDENT + "     " + line for line in rest]
+    return out
+
+
+def _consequence(rc: RootCause, colour: bool, width: int | None) -> list[str]:
+    f = rc.finding
+    label = _style("consequence:", colour, dim=True)
+    text = f"{f.code} {f.name} [{f.severity.value}]"
+    places = rc.places
+    if places:
+        kind = "links" if rc.links else "ports"
+        text += f" on {places[0]}" if len(places) == 1 else f" on {len(places)} {kind}: "
+        if len(places) > 1:
+            text += compact(places)
+    return _wrap(f"{label} {text}", _INDENT, width, hanging=_INDENT + "  ")
 
 
 def _where_and_docs(f: Finding, colour: bool, width: int | None) -> list[str]:
@@ -112,69 +148,72 @@ def _where_and_docs(f: Finding, colour: bool, width: int | None) -> list[str]:
     ]
 
 
-def _group_key(f: Finding) -> str:
-    if f.link is not None:
-        return "links"
-    return f.device or "fabric"
-
-
 def _grouped(
-    result: AuditResult, findings: list[Finding], colour: bool, width: int | None
+    result: AuditResult, causes: list[RootCause], colour: bool, width: int | None
 ) -> list[str]:
-    groups: dict[str, list[Finding]] = defaultdict(list)
-    for f in sorted(findings, key=_order):
-        groups[_group_key(f)].append(f)
+    groups: dict[str, list[RootCause]] = defaultdict(list)
+    for rc in causes:
+        groups[rc.device or "fabric"].append(rc)
 
     def rank(key: str) -> tuple[object, ...]:
-        worst = max(f.severity.rank for f in groups[key])
-        return (-worst, key in {"links", "fabric"}, key)
+        worst = max(rc.severity.rank for rc in groups[key])
+        return (-worst, key == "fabric", key)
 
     out: list[str] = []
     for key in sorted(groups, key=rank):
         status = result.devices.get(key)
         title = key if status is None or status.platform is None else f"{key} ({status.platform})"
         out.append(_style(title, colour, bold=True, underline=True) + f"  {_counts(groups[key])}")
-        for f in groups[key]:
-            out.extend(_finding(f, colour, width))
+        for rc in groups[key]:
+            out.extend(_cause(rc, colour, width))
         out.append("")
     return out
 
 
-def concise_line(f: Finding) -> str:
-    """``file:line: RT201 [error] device port: message`` (one line, never wrapped)."""
+def concise_line(f: Finding, places: tuple[str, ...] = ()) -> str:
+    """``file:line: RT201 [error] device port: message`` (one line, never wrapped); a root
+    cause names all its ``places`` (``leaf4 swp1, swp2: ...``)."""
     loc = _location(f) or f.device or "fabric"
-    where = f.link or " ".join(p for p in (f.device, f.port) if p) or "fabric"
+    if len(places) > 1:
+        where = " ".join(p for p in (f.device, compact(places)) if p)
+    else:
+        where = f.link or " ".join(p for p in (f.device, f.port) if p) or "fabric"
     text = f"{loc}: {f.code} [{f.severity.value}] {where}: {f.message}"
     if f.observed is not None or f.expected is not None:
         text += f" (observed: {f.observed}; expected: {f.expected})"
     return " ".join(text.split())
 
 
-def _concise(findings: list[Finding], colour: bool) -> list[str]:
+def _concise(causes: list[RootCause], colour: bool) -> list[str]:
     out = []
-    for f in sorted(findings, key=_order):
-        line = concise_line(f)
-        if colour:
-            tag = f"[{f.severity.value}]"
-            line = line.replace(tag, _style(tag, colour, fg=_COLOURS[f.severity], bold=True), 1)
-        out.append(line)
+    for rc in causes:
+        entries = [(rc, ""), *((sub, f" [consequence of {rc.code}]") for sub in rc.consequences)]
+        for entry, tail in entries:
+            f = entry.finding
+            line = concise_line(f, entry.places) + tail
+            if colour:
+                tag = f"[{f.severity.value}]"
+                line = line.replace(tag, _style(tag, colour, fg=_COLOURS[f.severity], bold=True), 1)
+            out.append(line)
     return out
 
 
-def statistics(findings: list[Finding]) -> list[str]:
-    """One line per rule code: count, code, severity, name; most frequent first (like ruff)."""
+def statistics(causes: list[RootCause]) -> list[str]:
+    """One line per rule code: how many root causes (and nested consequences) it reported,
+    code, severity, name; most frequent first (like ruff)."""
+    entries = [e for rc in causes for e in (rc, *rc.consequences)]
     seen: Counter[tuple[str, str, str]] = Counter(
-        (f.code, f.severity.value, f.name) for f in findings
+        (e.code, e.severity.value, e.finding.name) for e in entries
     )
     rows = sorted(seen.items(), key=lambda kv: (-kv[1], kv[0][0], kv[0][1]))
     width = max((len(str(n)) for _, n in rows), default=1)
     return [f"{n:>{width}}  {code}  {'[' + sev + ']':<9}  {name}" for (code, sev, name), n in rows]
 
 
-def _counts(findings: list[Finding]) -> str:
+def _counts(causes: list[RootCause]) -> str:
     n = dict.fromkeys(Severity, 0)
-    for f in findings:
-        n[f.severity] += 1
+    for rc in causes:
+        n[rc.severity] += 1
     parts = [
         f"{n[s]} {s.value}" if s is Severity.INFO else _plural(n[s], s.value)
         for s in (Severity.ERROR, Severity.WARNING, Severity.INFO)
@@ -216,26 +255,36 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' * (n != 1)}"
 
 
-def summary_line(result: AuditResult) -> str:
-    """The headline: real findings by severity and devices checked (RT000 not counted)."""
-    s = counts(result.findings)
+def summary_line(result: AuditResult, causes: list[RootCause] | None = None) -> str:
+    """The headline: root causes by severity, devices checked, then (when there are any)
+    how many root causes, ports and findings that is (RT000 not counted)."""
+    causes = root_causes(result.findings, result.fixes) if causes is None else causes
+    s = rc_counts(causes)
     checked = sum(1 for st in result.devices.values() if st.status == "ok")
     total = len(result.devices)
     head = f"{s['error']} error(s), {s['warning']} warning(s), {s['info']} info"
-    return f"{head} in {checked} of {total} device(s) checked."
+    line = f"{head} in {checked} of {total} device(s) checked."
+    if causes:
+        found = sum(len(rc.all_findings()) for rc in causes)
+        ports = affected_ports(causes)
+        line = line[:-1] + (
+            f" ({_plural(len(causes), 'root cause')} on {_plural(ports, 'port')};"
+            f" {_plural(found, 'finding')})."
+        )
+    return line
 
 
 def next_steps(
-    result: AuditResult, findings: list[Finding], items: list[CoverageNote]
+    result: AuditResult, causes: list[RootCause], items: list[CoverageNote]
 ) -> list[str]:
     """What to run next: the plan (audits), the docs of the top rule, the coverage notes."""
     steps = []
-    if findings and result.inventory is not None:
+    if causes and result.inventory is not None:
         shown = display_path(result.inventory) or result.inventory
         steps.append(f"run `rocetune plan {shown}` to see the fixes")
-    if findings:
-        worst = max(f.severity.rank for f in findings)
-        top = Counter(f.code for f in findings if f.severity.rank == worst).most_common(1)[0][0]
+    if causes:
+        worst = max(rc.severity.rank for rc in causes)
+        top = Counter(rc.code for rc in causes if rc.severity.rank == worst).most_common(1)[0][0]
         steps.append(f"`rocetune explain {top}` explains the most frequent top-severity rule")
     if items:
         steps.append("collect the missing data to check the rules listed under Coverage")
@@ -245,28 +294,28 @@ def next_steps(
 def render(result: AuditResult, colour: bool = False, options: TextOptions | None = None) -> str:
     """Render the text report."""
     opts = options or TextOptions()
-    findings = real_findings(result.findings)
+    causes = root_causes(result.findings, result.fixes)
     items = notes(result.findings)
     out: list[str] = []
     if opts.statistics:
-        out += statistics(findings)
+        out += statistics(causes)
         if not opts.quiet:
-            out += ["", *_tail(result, findings, items)]
+            out += ["", *_tail(result, causes, items)]
     elif opts.style == "concise":
-        out += _concise(findings, colour)
+        out += _concise(causes, colour)
         if not opts.quiet:
-            out += ([""] if findings else []) + _tail(result, findings, items)
+            out += ([""] if causes else []) + _tail(result, causes, items)
     else:
-        out += _grouped(result, findings, colour, opts.width)
+        out += _grouped(result, causes, colour, opts.width)
         if not opts.quiet:
             out += _coverage(items, colour, opts.width)
             out += _device_problems(result, colour)
-            out += _tail(result, findings, items)
+            out += _tail(result, causes, items)
     return "".join(line + "\n" for line in out)
 
 
-def _tail(result: AuditResult, findings: list[Finding], items: list[CoverageNote]) -> list[str]:
-    line = summary_line(result)
+def _tail(result: AuditResult, causes: list[RootCause], items: list[CoverageNote]) -> list[str]:
+    line = summary_line(result, causes)
     if items:
         line += f" Coverage: {headline(items)}."
-    return [line, *next_steps(result, findings, items)]
+    return [line, *next_steps(result, causes, items)]

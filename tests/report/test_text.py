@@ -66,8 +66,8 @@ def test_findings_most_severe_first_then_coverage_then_summary() -> None:
     ]
     assert "RT000" not in out.split("Coverage:")[0]  # not in the findings stream
     assert (
-        "2 error(s), 1 warning(s), 1 info in 2 of 2 device(s) checked."
-        " Coverage: 2 rules not checked on 2 devices." in lines
+        "2 error(s), 1 warning(s), 1 info in 2 of 2 device(s) checked (4 root causes on 3"
+        " ports; 4 findings). Coverage: 2 rules not checked on 2 devices." in lines
     )
     assert "Next: run `rocetune plan inv.yaml` to see the fixes." in lines
     assert "Next: `rocetune explain RT201` explains the most frequent top-severity rule." in lines

@@ -2,7 +2,8 @@
 
 - :mod:`.audits`: :func:`audit` an inventory, :func:`lint` config files;
 - :mod:`.collecting`: :func:`collect` an inventory's devices over SSH, :func:`collect_local`;
-- :mod:`.changes`: :func:`render` the intended configs, :func:`plan` the change;
+- :mod:`.changes`: :func:`render` the intended configs, :func:`plan` the change,
+  :func:`attach_fixes` (the plan's changes per finding, for the reports' ``fix:`` lines);
 - :mod:`.verification`: :func:`verify_plan` and :func:`verify` (perftest over SSH, then audit);
 - :mod:`.applying`: :func:`apply` a plan in a maintenance window (``rocetune.apply``).
 
@@ -22,12 +23,13 @@ from rocetune.model import AuditResult, DeviceStatus
 
 if TYPE_CHECKING:
     from rocetune.api.applying import apply
-    from rocetune.api.changes import plan, render
+    from rocetune.api.changes import attach_fixes, plan, render
     from rocetune.api.collecting import collect, collect_local
     from rocetune.api.verification import verify, verify_plan
 
 _LAZY = {
     "apply": "applying",
+    "attach_fixes": "changes",
     "collect": "collecting",
     "collect_local": "collecting",
     "plan": "changes",
@@ -40,6 +42,7 @@ __all__ = [
     "AuditResult",
     "DeviceStatus",
     "apply",
+    "attach_fixes",
     "audit",
     "audit_inventory",
     "collect",

@@ -15,7 +15,7 @@ from rocetune.api.audits import _check, audit, audit_inventory
 from rocetune.engine import Selection
 from rocetune.errors import RocetuneError
 from rocetune.inventory import load_inventory
-from rocetune.model import Fabric, Finding, Severity
+from rocetune.model import AuditResult, Fabric, Finding, Severity
 from rocetune.platforms.base import Provenance
 from rocetune.render.fix_files import fix_files
 from rocetune.render.plan import PlanReport, Source, plan_fabric
@@ -99,3 +99,59 @@ def render(
         msg = problem.message
         report.devices.append(DeviceRender(problem.device, problem.platform, "skipped", msg))
     return write_report(report, out_dir), list(result.errors)
+
+
+def _saved_source(result: AuditResult, name: str) -> Path | None:
+    """Where device ``name`` of ``result`` was read from: its snapshot directory (named by
+    its provenance, or the directory with ``meta.json`` holding the file it names) or its
+    one saved file."""
+    prov = result.provenance.get(name)
+    ref = prov.lookup(None) if prov is not None else None
+    if ref is None or not ref.file:
+        return None
+    file = Path(ref.file)
+    if file.is_dir():
+        return file
+    if (file.parent / "meta.json").is_file():
+        return file.parent
+    return file if file.is_file() else None
+
+
+def attach_fixes(result: AuditResult) -> None:
+    """Fill ``result.fixes`` with the remediation plan's native changes (``rocetune plan``
+    at ``--fail-on info``): finding fingerprint -> the text of each change made for it.
+
+    The plan is made from the snapshots the findings were read from; a device without a
+    saved source or a planner gets no fix. Planning never changes the audit: when it fails
+    (an unreadable source, a planner error) ``result.fixes`` stays empty for the devices it
+    could not plan (``ROCETUNE_DEBUG=1`` raises instead).
+    """
+    import os
+
+    from rocetune.report.coverage import real_findings
+
+    if not real_findings(result.findings):
+        return
+    sources = []
+    for name, device in result.fabric.devices.items():
+        src = _saved_source(result, name)
+        if src is not None and any(f.device == name for f in result.findings):
+            sources.append(Source(name, device.platform, src))
+    if not sources:
+        return
+    try:
+        report = plan_fabric(
+            result.fabric, result.findings, dict(result.provenance), sources, _lint, Severity.INFO
+        )
+    except Exception:
+        if os.environ.get("ROCETUNE_DEBUG"):
+            raise
+        return
+    fixes: dict[str, list[str]] = {}
+    for dev in report.devices:
+        for change in dev.changes:
+            for fp in change.fixes:
+                texts = fixes.setdefault(fp.partition(":")[0], [])
+                if change.text not in texts:
+                    texts.append(change.text)
+    result.fixes = {fp: tuple(texts) for fp, texts in fixes.items()}

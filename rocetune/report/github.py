@@ -1,11 +1,15 @@
-"""GitHub Actions workflow commands: one annotation per finding, capped.
+"""GitHub Actions workflow commands: one annotation per root cause, capped.
+
+A root cause (:mod:`rocetune.report.rootcause`) is annotated once, at its config line, with
+the ports or links it affects, the plan's ``fix:`` and the consequences it explains (which
+get no annotation of their own).
 
 ``::error file=F,line=L,title=RTxxx name::message`` (``warning`` and ``notice`` by severity).
 GitHub shows at most 10 error and 10 warning annotations per step (and 50 per job), so this
 report annotates the most severe findings only: at most :data:`CAPS` per level (10 errors,
 10 warnings, 9 notices, leaving room for the summary notice), 29 lines plus the summary,
 well under the per-job limit when another step annotates too. When findings are left out, a
-last line says how many: ``::notice title=rocetune::N more findings not annotated; ...``.
+last line says how many: ``::notice title=rocetune::N more root causes not annotated; ...``.
 Upload the SARIF report (``--format sarif``) for the complete list. Coverage notes (RT000,
 "could not run" / "could not verify") are not findings and are not annotated.
 """
@@ -14,9 +18,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rocetune.model import Finding, Severity
+from rocetune.model import Severity
 from rocetune.report import display_path
-from rocetune.report.coverage import real_findings
+from rocetune.report.rootcause import RootCause, compact, root_causes
 
 if TYPE_CHECKING:
     from rocetune.model import AuditResult
@@ -43,39 +47,51 @@ def command(level: str, message: str, **props: object) -> str:
     return f"{head}::{escape_data(message)}"
 
 
-def _message(f: Finding) -> str:
-    where = f.link or " ".join(p for p in (f.device, f.port) if p) or "fabric"
+def _message(rc: RootCause) -> str:
+    f = rc.finding
+    places = rc.places
+    if len(places) > 1:
+        kind = "links" if rc.links else "ports"
+        where = f"{f.device or 'fabric'} {len(places)} {kind} ({compact(places)})"
+    else:
+        where = f.link or " ".join(p for p in (f.device, f.port) if p) or "fabric"
     text = f"{where}: {f.message}"
     if f.observed is not None or f.expected is not None:
         text += f"\nobserved: {f.observed}; expected: {f.expected}"
+    for fix in rc.fix:
+        text += f"\nfix: {fix}"
+    for sub in rc.consequences:
+        shown = compact(sub.places) or sub.device or "fabric"
+        text += f"\nconsequence: {sub.code} {sub.finding.name} on {shown}"
     return text
 
 
-def annotation(f: Finding) -> str:
-    """The workflow command for one finding."""
+def annotation(rc: RootCause) -> str:
+    """The workflow command for one root cause, at its config line."""
+    f = rc.finding
     path = display_path(f.file)
     return command(
         COMMANDS[f.severity],
-        _message(f),
+        _message(rc),
         file=path,
         line=f.line if path else None,
         title=f"{f.code} {f.name}",
     )
 
 
-def pick(findings: list[Finding]) -> list[Finding]:
-    """The findings to annotate: most severe first, those with a file first, capped."""
+def pick(causes: list[RootCause]) -> list[RootCause]:
+    """The root causes to annotate: most severe first, those with a file first, capped."""
     order = sorted(
-        range(len(findings)),
-        key=lambda i: (-findings[i].severity.rank, findings[i].file is None, i),
+        range(len(causes)),
+        key=lambda i: (-causes[i].severity.rank, causes[i].finding.file is None, i),
     )
     used = dict.fromkeys(Severity, 0)
     chosen = []
     for i in order:
-        f = findings[i]
-        if used[f.severity] < CAPS[f.severity]:
-            used[f.severity] += 1
-            chosen.append(f)
+        rc = causes[i]
+        if used[rc.severity] < CAPS[rc.severity]:
+            used[rc.severity] += 1
+            chosen.append(rc)
     return chosen
 
 
@@ -84,11 +100,11 @@ def render(result: AuditResult, colour: bool = False) -> str:
     lines = [
         command("error", f"rocetune: {err}", title="rocetune input error") for err in result.errors
     ]
-    findings = real_findings(result.findings)
-    chosen = pick(findings)
-    lines += [annotation(f) for f in chosen]
-    rest = len(findings) - len(chosen)
+    causes = root_causes(result.findings, result.fixes)
+    chosen = pick(causes)
+    lines += [annotation(rc) for rc in chosen]
+    rest = len(causes) - len(chosen)
     if rest:
-        msg = f"{rest} more findings not annotated; see the SARIF/text report"
+        msg = f"{rest} more root causes not annotated; see the SARIF/text report"
         lines.append(command("notice", msg, title="rocetune"))
     return "".join(line + "\n" for line in lines)

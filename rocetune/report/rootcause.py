@@ -9,7 +9,9 @@ out) into :class:`RootCause` entries:
 - **Same fault, many places**: findings of the same rule on the same device pointing at the
   same config object (file and line; none when the finding has no source) with the same
   observed and expected values are one root cause that lists the affected ports and links.
-  Different config lines (one interface block per port) stay different root causes.
+  Different config lines (one interface block per port) stay different root causes, unless
+  the remediation plan fixes them with one and the same change (a global command): then
+  they are one root cause too.
 - **Consequences**: the comparison rules whose finding follows from a fault elsewhere
   (:data:`CONSEQUENCE_CODES`: the link-end comparisons RT701, RT702, RT703, the fabric
   uniformity RT705, the ECN chain RT706 and the dual-homing symmetry RT707) are nested under
@@ -144,6 +146,18 @@ class RootCause:
         return {(f.device or "", f.port) for f in self.all_findings() if f.port}
 
 
+def distinct(findings: Iterable[Finding]) -> list[Finding]:
+    """``findings`` with a repeated object replaced by a copy, so that reporters can key
+    their per-finding data (fingerprints) by object identity."""
+    seen: set[int] = set()
+    out = []
+    for f in findings:
+        item = f.model_copy() if id(f) in seen else f
+        seen.add(id(item))
+        out.append(item)
+    return out
+
+
 def _key(f: Finding) -> tuple[object, ...]:
     return (f.code, f.severity, f.device, f.file, f.line, f.observed, f.expected)
 
@@ -159,6 +173,30 @@ def _groups(findings: Iterable[Finding]) -> list[list[Finding]]:
     return [sorted(members, key=_order) for members in by_key.values()]
 
 
+def _merge_same_fix(
+    groups: list[list[Finding]], fixes: Mapping[str, tuple[str, ...]] | None
+) -> list[list[Finding]]:
+    """Groups of one rule on one device with the same values whose fix is the same change
+    (a global command the plan makes once, for findings read at per-port lines) are one."""
+    if not fixes:
+        return groups
+    merged: dict[tuple[object, ...], list[Finding]] = {}
+    out: list[list[Finding]] = []
+    for g in groups:
+        fix = _fix(tuple(fingerprint(f) for f in g), fixes)
+        if not fix:
+            out.append(g)
+            continue
+        top = g[0]
+        key = (top.code, top.severity, top.device, top.observed, top.expected, fix)
+        if key in merged:
+            merged[key].extend(g)
+        else:
+            merged[key] = list(g)
+            out.append(merged[key])
+    return [sorted(g, key=_order) for g in out]
+
+
 def _by_code(findings: list[Finding]) -> list[list[Finding]]:
     """Consequences under one cause: one entry per rule (their values differ per place)."""
     by_code: dict[tuple[str, Severity], list[Finding]] = {}
@@ -172,7 +210,7 @@ def _cause_rank(cause: list[Finding], c: Finding) -> tuple[object, ...] | None:
     top = cause[0]
     if top.device is None or top.device != c.device or top.severity.rank < c.severity.rank:
         return None
-    same_line = top.file is not None and top.file == c.file and top.line == c.line
+    same_line = c.file is not None and any(f.file == c.file and f.line == c.line for f in cause)
     names_port = c.port is not None and any(f.port == c.port for f in cause)
     if not same_line and not names_port:
         return None
@@ -189,7 +227,7 @@ def root_causes(
     remediation plan's changes, see ``AuditResult.fixes``).
     """
     real = real_findings(list(findings))
-    causes = _groups(f for f in real if f.code not in CONSEQUENCE_CODES)
+    causes = _merge_same_fix(_groups(f for f in real if f.code not in CONSEQUENCE_CODES), fixes)
     nested: dict[int, list[Finding]] = {}
     alone: list[Finding] = []
     for c in (f for f in real if f.code in CONSEQUENCE_CODES):

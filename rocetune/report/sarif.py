@@ -5,18 +5,29 @@
 - Locations are config files relative to the ``SRCROOT`` base id (the working directory);
   a finding without a file of its own points at its device's snapshot, else at the
   inventory, and always carries a logical location ``device/port`` (or ``device/link``).
-- ``partialFingerprints["rocetune/v1"]`` is :func:`rocetune.fingerprint.fingerprints`.
+- One result per root cause (:mod:`rocetune.report.rootcause`): the findings of one rule on
+  one config line (or fixed by one change) are one result whose ``locations`` are the
+  config lines (usually one), each with a logical location per affected port or link;
+  the consequences it explains (RT701-RT707) are ``relatedLocations`` and named in the
+  message, not results of their own; the plan's change is in the message (``fix:``) and
+  ``properties.fix``; ``properties.findings`` lists the member fingerprints.
+- ``partialFingerprints["rocetune/v1"]`` is the fingerprint
+  (:func:`rocetune.fingerprint.fingerprints`) of the finding shown for the root cause: a
+  root cause of one finding keeps the fingerprint it had before grouping.
 - Coverage notes (RT000: rules that could not run, lines not understood) are not results:
   they are ``invocations[0].toolExecutionNotifications`` (level ``note``, descriptor and
   associated rule RT000, with the device's location); ``run.properties.summary`` counts the
   results only and ``run.properties.coverage`` the notes.
 - GitHub keeps at most 25,000 results per run: beyond that the most severe are kept and
   ``run.properties`` plus a tool notification say how many were left out.
+  ``run.properties.summary`` counts the results (root causes) by level, ``findings`` the
+  per-location findings they stand for.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +36,8 @@ from rocetune.fingerprint import FINGERPRINT_KEY, fingerprints
 from rocetune.model import Finding, Severity
 from rocetune.report import display_path
 from rocetune.report.coverage import counts, coverage_findings, headline, note, notes, real_findings
+from rocetune.report.rootcause import RootCause, compact, distinct, root_causes
+from rocetune.report.rootcause import counts as rc_counts
 from rocetune.rules_docs import REPOSITORY_URL, doc_url, load_docs
 
 if TYPE_CHECKING:
@@ -139,23 +152,75 @@ def _location(f: Finding, result: AuditResult, base: Path) -> dict[str, Any]:
     return loc
 
 
+def _places(rc: RootCause) -> str:
+    places = rc.places
+    if len(places) <= 1:
+        return _where(rc.finding)
+    kind = "links" if rc.links else "ports"
+    return f"{rc.device or 'fabric'} {len(places)} {kind} ({compact(places)})"
+
+
+def _cause_message(rc: RootCause) -> str:
+    f = rc.finding
+    text = f"{_places(rc)}: {f.message}"
+    if f.observed is not None or f.expected is not None:
+        text += f" (observed: {f.observed}; expected: {f.expected})"
+    for fix in rc.fix:
+        text += f"\nfix: {fix}"
+    for sub in rc.consequences:
+        text += f"\nconsequence: {sub.code} {sub.finding.name} on {_places(sub)}"
+    return text
+
+
+def _locations(rc: RootCause, result: AuditResult, base: Path) -> list[dict[str, Any]]:
+    """One location per distinct config line of the members (the shown member's first),
+    each with the logical locations (ports/links) that line affects."""
+    by_line: dict[tuple[str | None, int | None], list[Finding]] = {}
+    for f in rc.members:
+        by_line.setdefault(_source(f, result), []).append(f)
+    out = []
+    for members in by_line.values():
+        loc = _location(members[0], result, base)
+        loc["logicalLocations"] = [lg for f in members for lg in _logical(f)]
+        out.append(loc)
+    return out
+
+
 def _result(
-    f: Finding, fp: str, index: dict[str, int], result: AuditResult, base: Path
+    rc: RootCause, prints: dict[int, str], index: dict[str, int], result: AuditResult, base: Path
 ) -> dict[str, Any]:
+    f = rc.finding
     out: dict[str, Any] = {"ruleId": f.code}
     if f.code in index:
         out["ruleIndex"] = index[f.code]
     out["level"] = LEVELS[f.severity]
-    out["message"] = {"text": _message(f)}
-    out["locations"] = [_location(f, result, base)]
-    out["partialFingerprints"] = {FINGERPRINT_KEY: fp}
-    props = {k: getattr(f, k) for k in ("device", "port", "link", "observed", "expected")}
-    out["properties"] = {k: v for k, v in props.items() if v is not None}
+    out["message"] = {"text": _cause_message(rc)}
+    out["locations"] = _locations(rc, result, base)
+    related = [
+        {**_location(c, result, base), "message": {"text": f"{c.code} {c.name}: {c.message}"}}
+        for sub in rc.consequences
+        for c in sub.members
+    ]
+    if related:
+        out["relatedLocations"] = [{"id": i, **loc} for i, loc in enumerate(related)]
+    out["partialFingerprints"] = {FINGERPRINT_KEY: prints[id(f)]}
+    props: dict[str, Any] = {
+        k: getattr(f, k) for k in ("device", "port", "link", "observed", "expected")
+    }
+    props = {k: v for k, v in props.items() if v is not None}
+    if len(rc.members) > 1 or rc.consequences:
+        props["ports"] = list(rc.ports)
+        props["links"] = list(rc.links)
+        props["findings"] = [prints[id(m)] for m in rc.members]
+        props["consequences"] = [prints[id(c)] for sub in rc.consequences for c in sub.members]
+    if rc.fix:
+        props["fix"] = list(rc.fix)
+    out["properties"] = props
     return out
 
 
-def keep_most_severe(findings: list[Finding], limit: int) -> list[int]:
-    """Indexes of the findings kept under ``limit``: most severe first, report order kept."""
+def keep_most_severe(findings: Sequence[Finding | RootCause], limit: int) -> list[int]:
+    """Indexes of the entries kept under ``limit``: most severe first, report order kept."""
     order = sorted(range(len(findings)), key=lambda i: -findings[i].severity.rank)
     return sorted(order[:limit])
 
@@ -207,11 +272,12 @@ def to_sarif(
     base = (base or Path.cwd()).resolve()
     rules = all_rules()
     index = {r.meta.code: i for i, r in enumerate(rules)}
-    findings = real_findings(result.findings)
-    prints = fingerprints(findings)
-    kept = keep_most_severe(findings, max_results)
-    total = len(findings)
-    results = [_result(findings[i], prints[i], index, result, base) for i in kept]
+    findings = distinct(real_findings(result.findings))
+    prints = dict(zip(map(id, findings), fingerprints(findings), strict=True))
+    causes = root_causes(findings, result.fixes)
+    kept = keep_most_severe(causes, max_results)
+    total = len(causes)
+    results = [_result(causes[i], prints, index, result, base) for i in kept]
     covered = coverage_findings(result.findings)
     run: dict[str, Any] = {
         "tool": {"driver": driver(rules)},
@@ -223,7 +289,8 @@ def to_sarif(
             "truncated": len(kept) < total,
             "totalResults": total,
             "reportedResults": len(kept),
-            "summary": counts(findings),
+            "summary": rc_counts(causes),
+            "findings": counts(findings),
             "coverage": {"notes": len(covered), "text": headline(notes(covered))},
         },
     }

@@ -159,14 +159,25 @@ def test_host_link_faults_name_both_ends() -> None:
 
 def test_json_shape() -> None:
     data = audit_json()
-    assert list(data) == ["version", "findings", "devices", "summary", "coverage"]
-    assert data["version"] == 1
+    assert list(data) == [
+        "version",
+        "findings",
+        "devices",
+        "summary",
+        "coverage",
+        "root_causes",
+        "root_cause_summary",
+    ]
+    assert data["version"] == 1  # root causes are added, nothing changed
     rt000 = [f for f in data["findings"] if f["code"] == "RT000"]
     assert len(data["coverage"]) == len(rt000)
     assert {c["message"] for c in data["coverage"]} == {f["message"] for f in rt000}
     assert all(set(c["rules"]) and c["kind"] == "missing-data" for c in data["coverage"])
+    ids = {rc["id"] for rc in data["root_causes"]}
     for f in data["findings"]:
-        assert list(f) == FINDING_KEYS
+        assert list(f) == [*FINDING_KEYS, "fingerprint", "root_cause"]
+        assert (f["root_cause"] is None) == (f["code"] == "RT000")
+        assert f["root_cause"] is None or f["root_cause"] in ids
         assert f["severity"] in {"error", "warning", "info"}
         assert isinstance(f["message"], str)
         assert f["message"]
@@ -179,6 +190,14 @@ def test_json_shape() -> None:
     }
     counts = Counter(f["severity"] for f in data["findings"])
     assert data["summary"] == {s: counts.get(s, 0) for s in ("error", "warning", "info")}
+    members = [fp for rc in data["root_causes"] for fp in rc["findings"]]
+    members += [
+        fp for rc in data["root_causes"] for c in rc["consequences"] for fp in c["findings"]
+    ]
+    real = [f["fingerprint"] for f in data["findings"] if f["code"] != "RT000"]
+    assert sorted(members) == sorted(real)  # every finding in exactly one root cause
+    assert data["root_cause_summary"]["findings"] == len(real)
+    assert data["root_cause_summary"]["root_causes"] == len(data["root_causes"])
 
 
 def _line(finding: dict) -> str:  # type: ignore[type-arg]
@@ -230,7 +249,7 @@ def test_text_output_groups_by_device() -> None:
     assert "\x1b[" not in res.out  # no colour when not a TTY
     summary = [line for line in res.out.splitlines() if "device(s) checked" in line]
     assert summary == [
-        "13 error(s), 9 warning(s), 1 info in 10 of 10 device(s) checked (23 root causes on 21"
+        "10 error(s), 9 warning(s), 1 info in 10 of 10 device(s) checked (20 root causes on 21"
         " ports; 55 findings). Coverage: 16 rules not checked on 7 devices."
     ]
     assert res.out.splitlines()[-3] == (

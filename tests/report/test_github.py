@@ -17,6 +17,19 @@ def test_escaping_follows_the_toolkit_rules() -> None:
     assert escape_property("50% a\r\nb: c, d") == "50%25 a%0D%0Ab%3A c%2C d"
 
 
+def test_one_annotation_per_root_cause_at_its_config_line() -> None:
+    same_line = [
+        finding("RT104", "warning", device="leaf4", port=p, file="leaf4.yaml", line=60)
+        for p in ("swp1", "swp2", "swp3")
+    ]
+    echo = finding("RT707", "warning", device="leaf4", port="swp1", file="leaf4.yaml", line=60)
+    lines = render("github", result([*same_line, echo])).splitlines()
+    assert lines == [
+        "::warning file=leaf4.yaml,line=60,title=RT104 stray-dscp-lossless::"
+        "leaf4 3 ports (swp1-3): RT104 message%0Aconsequence: RT707 dual-homing-symmetry on swp1"
+    ]
+
+
 def test_one_annotation_per_finding_by_severity() -> None:
     findings = [
         finding(
@@ -45,7 +58,7 @@ def test_one_annotation_per_finding_by_severity() -> None:
 def test_capped_most_severe_first_with_a_summary_line() -> None:
     counts = {"error": 13, "warning": 11, "info": 12}
     findings = [
-        finding("RT201", sev, device="leaf1", port=f"Ethernet{sev}{i}", file="c.json", line=i + 1)
+        finding("RT201", sev, device="leaf1", port=f"E{sev}{i}", file="c.json", line=i + 1)
         for sev, n in counts.items()
         for i in range(n)
     ]
@@ -58,7 +71,7 @@ def test_capped_most_severe_first_with_a_summary_line() -> None:
     assert kinds[20:29] == ["::notice"] * 9
     assert len(lines) == 30
     assert lines[-1] == (
-        "::notice title=rocetune::7 more findings not annotated; see the SARIF/text report"
+        "::notice title=rocetune::7 more root causes not annotated; see the SARIF/text report"
     )
 
 

@@ -82,7 +82,16 @@ def test_pair_results_verdicts_and_numbers() -> None:
 def test_json_verify_key_only_when_verification_ran() -> None:
     assert "verify" not in json.loads(json_report.render(small_result()))
     data = json.loads(json_report.render(_verified()))
-    assert list(data) == ["version", "findings", "devices", "summary", "coverage", "verify"]
+    assert list(data) == [
+        "version",
+        "findings",
+        "devices",
+        "summary",
+        "coverage",
+        "root_causes",
+        "root_cause_summary",
+        "verify",
+    ]
     assert data["verify"][0] == {
         "pair": {"client": "gpu01:eth2", "server": "gpu02:eth2"},
         "test": "bw",

@@ -17,7 +17,7 @@ def test_lab_summary_counts_match_the_json_report() -> None:
     result = api.audit(LAB)
     md = render("markdown", result)
     data = json.loads(render("json", result))
-    counts = data["summary"]
+    counts = data["root_cause_summary"]  # one row per root cause, as in the text report
     head = md.splitlines()[0]
     assert f"{counts['error']} errors" in head
     assert f"{counts['warning']} warnings" in head

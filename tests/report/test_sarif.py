@@ -102,11 +102,12 @@ def test_missing_data_groups_are_told_apart_by_the_rules_that_could_not_run() ->
     assert fingerprint(a) == fingerprint(a.model_copy(update={"message": "reworded"}))
 
 
-def test_duplicate_findings_get_distinct_fingerprints() -> None:
+def test_duplicate_findings_are_one_result_with_distinct_fingerprints() -> None:
     twice = [finding("RT201", device="leaf1", port="Ethernet0", observed="rx {} tx {}")] * 2
     log = to_sarif(result(twice))
-    prints = [r["partialFingerprints"][FINGERPRINT_KEY] for r in log["runs"][0]["results"]]
-    assert prints[1] == prints[0] + ":2"
+    (only,) = log["runs"][0]["results"]
+    first = only["partialFingerprints"][FINGERPRINT_KEY]
+    assert only["properties"]["findings"] == [first, first + ":2"]
 
 
 def test_finding_without_file_falls_back_and_names_device_port(tmp_path: Path) -> None:
@@ -119,7 +120,8 @@ def test_finding_without_file_falls_back_and_names_device_port(tmp_path: Path) -
     res = result(findings, {"leaf1": None, "ghost": "not collected"}, files={"leaf1": str(cfg)})
     log = to_sarif(res, base=tmp_path)
     validate(log)
-    locs = [r["locations"][0] for r in log["runs"][0]["results"]]
+    by_port = {r["properties"].get("port"): r for r in log["runs"][0]["results"]}
+    locs = [by_port[p]["locations"][0] for p in ("Ethernet0", None, "Ethernet4")]
     assert locs[0]["physicalLocation"] == {
         "artifactLocation": {"uri": "leaf1.json", "uriBaseId": "SRCROOT"}
     }
@@ -144,14 +146,17 @@ def test_link_finding_logical_location_is_device_link() -> None:
 
 def test_truncation_keeps_most_severe_and_says_so() -> None:
     sev = ["info", "warning", "error", "info", "error", "warning"]
-    findings = [finding("RT201", s, device="leaf1", port=f"Ethernet{i}") for i, s in enumerate(sev)]
+    findings = [  # distinct values: six root causes
+        finding("RT201", s, device="leaf1", port=f"Ethernet{i}", observed=str(i))
+        for i, s in enumerate(sev)
+    ]
     log = to_sarif(result(findings), max_results=3)
     validate(log)
     run = log["runs"][0]
     assert [r["properties"]["port"] for r in run["results"]] == [
-        "Ethernet1",
-        "Ethernet2",
+        "Ethernet2",  # root-cause order: most severe first
         "Ethernet4",
+        "Ethernet1",
     ]
     assert run["properties"]["truncated"] is True
     assert run["properties"]["totalResults"] == 6

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Literal
 
 from rocetune.errors import RocetuneError
-from rocetune.fingerprint import fingerprints
+from rocetune.fingerprint import fingerprint, fingerprints
 from rocetune.load import read_source
 from rocetune.model import Device, Fabric, Finding, Severity
 from rocetune.platforms import get_driver
@@ -251,12 +251,24 @@ def plan_fabric(  # noqa: PLR0917
     report = PlanReport([], [], "converge" if converge else "remediate", fail_on)
     rem = remediation(findings, fabric, fail_on)
     report.codes = {fps[id(f)]: f.code for f in rem.in_scope}
+    by_print = _first_by(findings, fps, fingerprint)
     fixes = {
-        dev: [Fix(x.device, x.port, x.setting, x.value, _fp(x, findings, fps), x.code) for x in got]
+        dev: [
+            Fix(
+                x.device,
+                x.port,
+                x.setting,
+                x.value,
+                by_print.get(x.fingerprint, x.fingerprint),
+                x.code,
+            )
+            for x in got
+        ]
         for dev, got in rem.fixes.items()
     }
     ctx = _Ctx(fabric, dict(provenance), lint(fabric, provenance), {}, fail_on, lint)
-    ctx.fps = {id(f): _match_fp(f, findings, fps) for f in ctx.baseline}
+    by_value = _first_by(findings, fps, _value_key)
+    ctx.fps = {id(f): by_value.get(_value_key(f)) or fingerprint(f) for f in ctx.baseline}
     patched: dict[str, tuple[Device, Provenance]] = {}
     for src in sources:
         if wanted and src.name not in wanted:
@@ -281,22 +293,20 @@ def plan_fabric(  # noqa: PLR0917
     return report
 
 
-def _fp(fix: Fix, findings: list[Finding], fps: dict[int, str]) -> str | None:
-    from rocetune.fingerprint import fingerprint
+def _value_key(f: Finding) -> tuple[object, ...]:
+    """A finding's identity across a replay (:func:`key`) plus its observed value."""
+    return (*key(f), f.observed)
 
+
+def _first_by(
+    findings: list[Finding], fps: dict[int, str], by: Callable[[Finding], object]
+) -> dict[object, str]:
+    """``by(f)`` -> the run fingerprint of the first finding with that value (one pass, so
+    matching the remedies' and the replay's findings to the audit's is linear)."""
+    out: dict[object, str] = {}
     for f in findings:
-        if fingerprint(f) == fix.fingerprint:
-            return fps[id(f)]
-    return fix.fingerprint
-
-
-def _match_fp(f: Finding, audited: list[Finding], fps: dict[int, str]) -> str:
-    for g in audited:
-        if key(g) == key(f) and g.observed == f.observed:
-            return fps[id(g)]
-    from rocetune.fingerprint import fingerprint
-
-    return fingerprint(f)
+        out.setdefault(by(f), fps[id(f)])
+    return out
 
 
 def _one(  # noqa: PLR0917

@@ -156,9 +156,10 @@ def emit(result: AuditResult, opts: dict[str, Any], settings: Settings | None = 
     output: Path | None = opts["output"]
     tty = output is None and sys.stdout.isatty()
     text = text_options(opts, tty)
-    from rocetune import api
+    if opts["fmt"] != "junit":  # JUnit lists findings per rule; the others show root causes
+        from rocetune import api
 
-    api.attach_fixes(result)  # every format: root causes that share a fix group the same way
+        api.attach_fixes(result)  # root causes that share a fix group alike in every format
     colour = opts["fmt"] == "text" and use_colour(opts.get("color") or "auto", tty)
     body = render(opts["fmt"], result, colour=colour, text=text)
     if output is None:

@@ -108,14 +108,31 @@ def _cause(rc: RootCause, colour: bool, width: int | None) -> list[str]:
     return lines
 
 
+MAX_FIXES = 3
+"""Changes printed per root cause (``rocetune plan`` prints them all)."""
+MAX_FIX_LINE = 200
+"""Characters of one change line printed (a JSON Patch value can be very long)."""
+
+
 def _fix_lines(rc: RootCause, colour: bool) -> list[str]:
-    """``fix: <native change>`` per change of the plan (config text is never wrapped)."""
+    """``fix: <native change>`` per change of the plan (config text is never wrapped; at
+    most :data:`MAX_FIXES` changes and :data:`MAX_FIX_LINE` characters a line are shown)."""
     out = []
-    for text in rc.fix:
-        first, *rest = text.splitlines() or [""]
+    for text in rc.fix[:MAX_FIXES]:
+        first, *rest = [_clip(line) for line in text.splitlines()] or [""]
         out.append(_INDENT + _style("fix: ", colour, fg="green", bold=True) + first)
         out += [_INDENT + "     " + line for line in rest]
+    more = len(rc.fix) - MAX_FIXES
+    if more > 0:
+        tail = f"fix: and {more} more change(s): `rocetune plan` shows them all"
+        out.append(_INDENT + _style(tail, colour, dim=True))
     return out
+
+
+def _clip(line: str) -> str:
+    if len(line) <= MAX_FIX_LINE:
+        return line
+    return f"{line[:MAX_FIX_LINE]}... ({len(line)} characters: `rocetune plan` shows it whole)"
 
 
 def _consequence(rc: RootCause, colour: bool, width: int | None) -> list[str]:

@@ -117,3 +117,15 @@ def test_text_prints_a_root_cause_once_with_ports_fix_and_consequences() -> None
     assert " " * 10 + "consequence: RT707 dual-homing-symmetry [warning] on swp1" in lines
     assert lines[-2].startswith("0 error(s), 1 warning(s), 0 info in 1 of 1 device(s) checked")
     assert "(1 root cause on 18 ports; 19 findings)" in lines[-2]
+
+
+def test_fix_lines_are_capped_in_text() -> None:
+    findings = [_stray(f"swp{n}") for n in range(1, 6)]
+    res = result(findings, {"leaf4": None})
+    res.fixes = {fingerprint(f): (f"change {f.port} " + "x" * 300,) for f in findings}
+    lines = render("text", res, text=TextOptions(width=None)).splitlines()
+    fixes = [line.strip() for line in lines if line.strip().startswith("fix:")]
+    assert len(fixes) == 4  # three changes and a line saying how many more
+    assert fixes[0].startswith("fix: change swp1 xxx")
+    assert fixes[0].endswith("... (312 characters: `rocetune plan` shows it whole)")
+    assert fixes[3] == "fix: and 2 more change(s): `rocetune plan` shows them all"

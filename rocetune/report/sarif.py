@@ -208,10 +208,10 @@ def _result(
         k: getattr(f, k) for k in ("device", "port", "link", "observed", "expected")
     }
     props = {k: v for k, v in props.items() if v is not None}
+    props["findings"] = [prints[id(m)] for m in rc.members]
     if len(rc.members) > 1 or rc.consequences:
         props["ports"] = list(rc.ports)
         props["links"] = list(rc.links)
-        props["findings"] = [prints[id(m)] for m in rc.members]
         props["consequences"] = [prints[id(c)] for sub in rc.consequences for c in sub.members]
     if rc.fix:
         props["fix"] = list(rc.fix)

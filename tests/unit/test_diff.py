@@ -85,6 +85,9 @@ def test_json_data_and_fingerprints_match_sarif(pair: DiffResult) -> None:
     head = pair.head
     sarif = to_sarif(head, base=ROOT)["runs"][0]["results"]
     sarif_prints = {r["partialFingerprints"][FINGERPRINT_KEY] for r in sarif}
+    for r in sarif:  # a root cause lists the fingerprints of its findings and consequences
+        sarif_prints.update(r["properties"]["findings"])
+        sarif_prints.update(r["properties"].get("consequences", ()))
     for row, f in zip(data["findings"]["new"], pair.new, strict=True):
         assert row["fingerprint"] == fingerprint(f)
         assert row["fingerprint"] in sarif_prints

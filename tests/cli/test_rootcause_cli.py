@@ -53,3 +53,20 @@ def test_root_cause_counts_and_exit_code_follow_the_findings(tmp_path: Path) -> 
     warn_only = run_cli("audit", LAB, "--select", "RT104", "--fail-on", "warning")
     assert warn_only.code == 1
     assert run_cli("audit", LAB, "--select", "RT104").code == 0  # warnings below error
+
+
+def test_fix_texts_are_the_plans_changes_for_each_finding() -> None:
+    from rocetune import api
+    from rocetune.model import Severity
+
+    result = api.audit(LAB)
+    api.attach_fixes(result)
+    plan = api.plan(LAB, fail_on=Severity.INFO)
+    made: dict[str, set[str]] = {}
+    for device in plan.devices:
+        for change in device.changes:
+            for fp in change.fixes:
+                made.setdefault(fp.partition(":")[0], set()).add(change.text)
+    assert len(result.fixes) >= 30
+    for fp, texts in result.fixes.items():
+        assert set(texts) <= made[fp]  # no second fix generator: the plan's own changes

@@ -1,0 +1,255 @@
+"""Fast YAML reading that keeps line and column: libyaml (PyYAML's C parser), read as ruamel reads.
+
+ruamel.yaml is pure Python and about 30x slower than libyaml on the same text, which made it
+the largest part of an audit of NVUE switches and of a big inventory. This module composes
+the document with libyaml (``yaml.CSafeLoader``: the node graph keeps every start mark, so
+every key keeps its file line) and resolves plain scalars as ruamel's round-trip loader does
+(YAML 1.2 core schema: ``on``/``yes`` stay strings, ``010`` is 10, ``2025-12-31`` a date).
+
+It only takes documents it reads exactly as ruamel would. Anything else raises
+:class:`Unusual` and the caller reads the text with ruamel as before: libyaml missing, a
+``%YAML`` directive, anything that may be a tag (``!`` after a space), merge keys,
+duplicate keys, complex keys, numbers ruamel spells its own way (``1_000``, ``0x1F``,
+``0o17``), timestamps with a time, tabs anywhere, and every syntax error (so error messages,
+lines and columns stay ruamel's). Aliases are kept as shared nodes; callers that expand them count what
+they expand (an alias bomb is one small graph).
+
+``import yaml`` happens on first use, never at import time.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
+
+PLAIN = "?"
+"""Tag given to an untagged plain scalar at compose time (resolved here, YAML 1.2)."""
+STR = "tag:yaml.org,2002:str"
+SEQ = "tag:yaml.org,2002:seq"
+MAP = "tag:yaml.org,2002:map"
+
+_NULL = frozenset({"", "~", "null", "Null", "NULL"})
+_TRUE = frozenset({"true", "True", "TRUE"})
+_FALSE = frozenset({"false", "False", "FALSE"})
+_INF = frozenset({".inf", ".Inf", ".INF"})
+_NAN = frozenset({".nan", ".NaN", ".NAN"})
+_NUMERIC_START = frozenset("-+.0123456789")
+
+# What this module converts itself (no underscores, decimal only).
+_INT = re.compile(r"[-+]?[0-9]+")
+_FLOAT = re.compile(
+    r"[-+]?(?:[0-9]+\.[0-9]*(?:[eE][-+]?[0-9]+)?|[0-9]+[eE][-+]?[0-9]+|\.[0-9]+(?:[eE][-+][0-9]+)?)"
+)
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+# What ruamel's YAML 1.2 resolver also takes as a number or a timestamp: left to ruamel.
+_OTHER_NUMBER = re.compile(
+    r"[-+]?(?:0b[0-1_]+|0o?[0-7_]+|[0-9_]+|0x[0-9a-fA-F_]+"
+    r"|[0-9][0-9_]*\.[0-9_]*(?:[eE][-+]?[0-9]+)?|[0-9][0-9_]*[eE][-+]?[0-9]+"
+    r"|\.[0-9_]+(?:[eE][-+][0-9]+)?|\.(?:inf|Inf|INF))"
+    r"|[0-9]{4}-[0-9][0-9]?-[0-9][0-9]?(?:[Tt]|[ \t]+).*"
+)
+_DIRECTIVE = re.compile(r"^%", re.MULTILINE)
+_TAG = re.compile(r"(?:^|[\s,\[{:?-])!")
+
+
+class Unusual(Exception):
+    """The document uses something this reader leaves to ruamel (the message says what)."""
+
+
+@cache
+def _loader() -> Any:
+    """The libyaml loader class with untagged plain scalars marked :data:`PLAIN`, or None."""
+    try:
+        import yaml
+    except ImportError:
+        return None
+    base = getattr(yaml, "CSafeLoader", None)
+    if base is None:
+        return None
+    scalar_node = yaml.ScalarNode
+
+    class Loader(base):  # type: ignore[misc,valid-type]
+        def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+            if kind is scalar_node and implicit[0]:
+                return PLAIN
+            return super().resolve(kind, value, implicit)
+
+    return Loader
+
+
+def available() -> bool:
+    """True when PyYAML with libyaml is installed."""
+    return _loader() is not None
+
+
+def compose(text: str) -> Any:
+    """The node graph of a one-document YAML text (None when empty); raise Unusual."""
+    loader_class = _loader()
+    if loader_class is None:
+        raise Unusual("PyYAML with libyaml is not installed")
+    if "%" in text and _DIRECTIVE.search(text):
+        raise Unusual("YAML directive")
+    if "!" in text and _TAG.search(text):
+        raise Unusual("tag (ruamel and libyaml differ on tag syntax)")
+    if "\t" in text:
+        raise Unusual("tab (libyaml takes tabs as separators where ruamel refuses them)")
+    import yaml
+
+    loader = loader_class(text)
+    try:
+        return loader.get_single_node()
+    except yaml.YAMLError as exc:
+        raise Unusual(f"libyaml: {exc}") from None
+    finally:
+        loader.dispose()
+
+
+def scalar(node: Any) -> Any:
+    """The value of a scalar node as ruamel's round-trip loader gives it (plain Python
+    types: str, int, float, bool, None, datetime.date); raise Unusual otherwise."""
+    tag = node.tag
+    if tag == STR:
+        return node.value
+    if tag != PLAIN:
+        raise Unusual(f"tag {tag}")
+    value: str = node.value
+    if not value or value[0] in _NUMERIC_START:
+        return _number(value)
+    if value in _NULL:
+        return None
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    if value in ("<<", "="):
+        raise Unusual(f"key {value}")
+    return value
+
+
+def _number(value: str) -> Any:
+    if not value or value == "~":
+        return None
+    if _INT.fullmatch(value):
+        return int(value)
+    if _FLOAT.fullmatch(value):
+        return float(value)
+    if value in _INF or (value[1:] in _INF and value[0] in "+-"):
+        return float("-inf") if value[0] == "-" else float("inf")
+    if value in _NAN:
+        return float("nan")
+    if _DATE.fullmatch(value):
+        try:
+            return datetime.date(int(value[:4]), int(value[5:7]), int(value[8:10]))
+        except ValueError:
+            raise Unusual(f"date {value}") from None
+    if _OTHER_NUMBER.fullmatch(value):
+        raise Unusual(f"number {value}")
+    return value
+
+
+def pairs(node: Any) -> Iterator[tuple[Any, Any, Any]]:
+    """(key value, key node, value node) of a mapping node; raise Unusual on a complex or a
+    duplicate key (ruamel refuses duplicates: let it say so)."""
+    seen: set[Any] = set()
+    for key_node, value_node in node.value:
+        if key_node.tag in (SEQ, MAP):
+            raise Unusual("complex key")
+        key = scalar(key_node)
+        if key in seen:
+            raise Unusual("duplicate key")
+        seen.add(key)
+        yield key, key_node, value_node
+
+
+class Lines:
+    """Positions of a loaded mapping or sequence, spelled like ruamel's ``.lc`` (0-based)."""
+
+    __slots__ = ("_keys", "_values", "col", "line")
+
+    def __init__(self, line: int, col: int) -> None:
+        self.line, self.col = line, col
+        self._keys: dict[Any, tuple[int, int]] = {}
+        self._values: dict[Any, tuple[int, int]] = {}
+
+    def key(self, key: Any) -> tuple[int, int]:
+        """(line, column) of a mapping key."""
+        return self._keys[key]
+
+    def value(self, key: Any) -> tuple[int, int]:
+        """(line, column) of a mapping value (or a sequence item)."""
+        return self._values[key]
+
+    def item(self, index: int) -> tuple[int, int]:
+        """(line, column) of a sequence item."""
+        return self._values[index]
+
+
+class PosMap(dict[Any, Any]):
+    """A mapping read by :func:`load`, with ``.lc`` positions."""
+
+    lc: Lines
+
+
+class PosSeq(list[Any]):
+    """A sequence read by :func:`load`, with ``.lc`` positions."""
+
+    lc: Lines
+
+
+def load(text: str) -> Any:
+    """The document as PosMap/PosSeq/scalars (aliases become shared objects); raise Unusual."""
+    node = compose(text)
+    if node is None:
+        return None
+    return _build(node, {})
+
+
+def _build(node: Any, done: dict[int, Any]) -> Any:
+    seen = done.get(id(node))
+    if seen is not None:
+        return seen
+    mark = node.start_mark
+    if node.tag == MAP:
+        out_map = PosMap()
+        out_map.lc = lines = Lines(mark.line, mark.column)
+        done[id(node)] = out_map
+        for key, key_node, value_node in pairs(node):
+            lines._keys[key] = (key_node.start_mark.line, key_node.start_mark.column)
+            lines._values[key] = (value_node.start_mark.line, value_node.start_mark.column)
+            out_map[key] = _build(value_node, done)
+        return out_map
+    if node.tag == SEQ:
+        out_seq = PosSeq()
+        out_seq.lc = lines = Lines(mark.line, mark.column)
+        done[id(node)] = out_seq
+        for index, item in enumerate(node.value):
+            lines._values[index] = (item.start_mark.line, item.start_mark.column)
+            out_seq.append(_build(item, done))
+        return out_seq
+    return scalar(node)
+
+
+def alias_events(text: str) -> Iterator[tuple[str, int, int]]:
+    """(anchor, 0-based line, column) of every alias in the text, read with libyaml;
+    raise Unusual when libyaml is missing or the text is not YAML."""
+    if "*" not in text:
+        return
+    loader_class = _loader()
+    if loader_class is None:
+        raise Unusual("PyYAML with libyaml is not installed")
+    import yaml
+
+    loader = loader_class(text)
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            mark = event.start_mark
+            if isinstance(event, yaml.AliasEvent) and mark is not None:
+                yield str(event.anchor), mark.line, mark.column
+    except yaml.YAMLError as exc:
+        raise Unusual(f"libyaml: {exc}") from None
+    finally:
+        loader.dispose()

@@ -11,8 +11,8 @@ It only takes documents it reads exactly as ruamel would. Anything else raises
 ``%YAML`` directive, anything that may be a tag (``!`` after a space), merge keys,
 duplicate keys, complex keys, numbers ruamel spells its own way (``1_000``, ``0x1F``,
 ``0o17``), timestamps with a time, tabs anywhere, and every syntax error (so error messages,
-lines and columns stay ruamel's). Aliases are kept as shared nodes; callers that expand them count what
-they expand (an alias bomb is one small graph).
+lines and columns stay ruamel's). Aliases are kept as shared nodes; callers that expand them
+count what they expand (an alias bomb is one small graph).
 
 ``import yaml`` happens on first use, never at import time.
 """

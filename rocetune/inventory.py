@@ -1,4 +1,4 @@
-"""Inventory schema and loader (ruamel.yaml; every error names file:line:column).
+"""Inventory schema and loader (libyaml, else ruamel.yaml; every error names file:line:column).
 
 Shape (architecture.md)::
 
@@ -35,11 +35,8 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import Field, ValidationError, field_validator
-from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.error import MarkedYAMLError
 
-from rocetune import inputs
+from rocetune import inputs, yamlc
 from rocetune.errors import InventoryError, combined
 from rocetune.model import Intent, Link, LinkEnd, Model
 from rocetune.platforms import KNOWN_PLATFORMS
@@ -265,10 +262,10 @@ class Inventory:
 def _pos(
     node: Any, key: object | None = None, *, value: bool = False
 ) -> tuple[int | None, int | None]:
-    """1-based line/column of ``key`` (or its value) in a ruamel mapping, or of the node."""
+    """1-based line/column of ``key`` (or its value) in a read mapping, or of the node."""
     try:
-        if key is not None and isinstance(node, CommentedMap | CommentedSeq):
-            if isinstance(node, CommentedSeq):
+        if key is not None and isinstance(node, yamlc.PosMap | yamlc.PosSeq):
+            if isinstance(node, yamlc.PosSeq):
                 line, col = node.lc.item(key)
             elif value:
                 line, col = node.lc.value(key)
@@ -287,14 +284,14 @@ def _walk(root: Any, loc: tuple[int | str, ...]) -> tuple[Any, object | None]:
     node, last = root, None
     for part in loc:
         child = None
-        in_map = isinstance(node, CommentedMap) and part in node
-        in_seq = isinstance(node, CommentedSeq) and isinstance(part, int) and part < len(node)
+        in_map = isinstance(node, yamlc.PosMap) and part in node
+        in_seq = isinstance(node, yamlc.PosSeq) and isinstance(part, int) and part < len(node)
         if in_map or in_seq:
             child = node[part]
         if child is None:
             break
         last = part
-        if not isinstance(child, CommentedMap | CommentedSeq):
+        if not isinstance(child, yamlc.PosMap | yamlc.PosSeq):
             return node, last
         node, last = child, None
     return node, last
@@ -321,7 +318,7 @@ Problems = list[InventoryError]
 def _check_keys(
     path: Path, node: Any, model: type[Model], loc: tuple[int | str, ...], errs: Problems
 ) -> None:
-    if not isinstance(node, CommentedMap):
+    if not isinstance(node, yamlc.PosMap):
         return
     fields = list(model.model_fields)
     for key in node:
@@ -345,7 +342,7 @@ def _check_nested(
 ) -> None:
     """Check keys of ``node`` against ``model`` and recurse into sub-model fields."""
     _check_keys(path, node, model, loc, errs)
-    if not isinstance(node, CommentedMap):
+    if not isinstance(node, yamlc.PosMap):
         return
     for name, info in model.model_fields.items():
         sub = info.annotation
@@ -354,7 +351,7 @@ def _check_nested(
 
 
 def _check_tree(path: Path, root: Any, errs: Problems) -> None:
-    if not isinstance(root, CommentedMap):
+    if not isinstance(root, yamlc.PosMap):
         line, col = _pos(root)
         raise InventoryError("an inventory must be a mapping", file=path, line=line or 1)
     _check_keys(path, root, InventoryFile, (), errs)
@@ -362,7 +359,7 @@ def _check_tree(path: Path, root: Any, errs: Problems) -> None:
     _check_keys(path, root.get("defaults"), Defaults, ("defaults",), errs)
     for section, model in (("groups", Group), ("devices", DeviceEntry)):
         entries = root.get(section)
-        if isinstance(entries, CommentedMap):
+        if isinstance(entries, yamlc.PosMap):
             for name, entry in entries.items():
                 if not _NAME_RE.match(str(name)):
                     line, col = _pos(entries, name)
@@ -370,11 +367,11 @@ def _check_tree(path: Path, root: Any, errs: Problems) -> None:
                     errs.append(InventoryError(msg, file=path, line=line, column=col))
                 _check_keys(path, entry, model, (section, str(name)), errs)
     links = root.get("links")
-    if isinstance(links, CommentedSeq):
+    if isinstance(links, yamlc.PosSeq):
         for i, link in enumerate(links):
             _check_keys(path, link, LinkEntry, ("links", i), errs)
     sups = root.get("suppressions")
-    if isinstance(sups, CommentedSeq):
+    if isinstance(sups, yamlc.PosSeq):
         for i, sup in enumerate(sups):
             _check_keys(path, sup, Suppression, ("suppressions", i), errs)
 
@@ -483,6 +480,17 @@ def _read_yaml(path: Path) -> Any:
     except (OSError, UnicodeDecodeError) as exc:
         raise InventoryError(f"cannot read inventory: {exc}", file=path) from exc
     _refuse_aliases(text, path)
+    try:
+        return yamlc.load(text)
+    except yamlc.Unusual:
+        pass  # ruamel reads it (and words its errors) as before
+    return yamlc.adopt(_read_ruamel(text, path))
+
+
+def _read_ruamel(text: str, path: Path) -> Any:
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError
+
     yaml = YAML(typ="rt")
     yaml.allow_duplicate_keys = False
     try:
@@ -553,7 +561,7 @@ def load_intent_file(path: Path | str) -> Intent:
     root = _read_yaml(path)
     if root is None:
         return Intent()
-    if not isinstance(root, CommentedMap):
+    if not isinstance(root, yamlc.PosMap):
         raise InventoryError("an intent file must be a mapping", file=path, line=1)
     if "intent" in root or "devices" in root:
         return load_inventory(path).intent
@@ -571,6 +579,13 @@ def load_intent_file(path: Path | str) -> Intent:
 def _refuse_aliases(text: str, path: Path) -> None:
     """YAML aliases are refused: a few hundred bytes of nested aliases expand to gigabytes
     ("billion laughs"). Groups and ``defaults:`` share settings instead."""
+    try:
+        for anchor, line, column in yamlc.alias_events(text):
+            _refuse_alias(anchor, path, line, column)
+        return
+    except yamlc.Unusual:
+        pass  # no libyaml, or not YAML to it: ruamel looks
+    from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
     from ruamel.yaml.events import AliasEvent
 
@@ -578,10 +593,14 @@ def _refuse_aliases(text: str, path: Path) -> None:
         for event in YAML(typ="safe", pure=True).parse(text):
             if isinstance(event, AliasEvent):
                 mark = event.start_mark
-                msg = (
-                    f"YAML alias *{event.anchor} is not allowed in an inventory "
-                    "(use groups: or defaults: to share settings)"
-                )
-                raise InventoryError(msg, file=path, line=mark.line + 1, column=mark.column + 1)
+                _refuse_alias(event.anchor, path, mark.line, mark.column)
     except YAMLError:
         return  # the loader reports the syntax error with its position
+
+
+def _refuse_alias(anchor: str, path: Path, line: int, column: int) -> None:
+    msg = (
+        f"YAML alias *{anchor} is not allowed in an inventory "
+        "(use groups: or defaults: to share settings)"
+    )
+    raise InventoryError(msg, file=path, line=line + 1, column=column + 1)

@@ -19,6 +19,7 @@ count what they expand (an alias bomb is one small graph).
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import re
 from collections.abc import Iterator
@@ -182,7 +183,7 @@ class Lines:
         """(line, column) of a mapping value (or a sequence item)."""
         return self._values[key]
 
-    def item(self, index: int) -> tuple[int, int]:
+    def item(self, index: Any) -> tuple[int, int]:
         """(line, column) of a sequence item."""
         return self._values[index]
 
@@ -230,6 +231,40 @@ def _build(node: Any, done: dict[int, Any]) -> Any:
             out_seq.append(_build(item, done))
         return out_seq
     return scalar(node)
+
+
+def adopt(node: Any) -> Any:
+    """A document read by ruamel's round-trip loader as PosMap/PosSeq (its ``.lc`` positions
+    copied), so callers handle one kind of tree whichever reader read it."""
+    return _adopt(node, {})
+
+
+def _adopt(node: Any, done: dict[int, Any]) -> Any:
+    lc = getattr(node, "lc", None)
+    if lc is None or not isinstance(node, dict | list):
+        return node
+    seen = done.get(id(node))
+    if seen is not None:
+        return seen
+    lines = Lines(lc.line, lc.col)
+    if isinstance(node, dict):
+        out_map = PosMap()
+        out_map.lc = lines
+        done[id(node)] = out_map
+        for key, value in node.items():
+            for table, where in ((lines._keys, lc.key), (lines._values, lc.value)):
+                with contextlib.suppress(KeyError, IndexError, TypeError):
+                    table[key] = tuple(where(key))  # none for a merged key
+            out_map[key] = _adopt(value, done)
+        return out_map
+    out_seq = PosSeq()
+    out_seq.lc = lines
+    done[id(node)] = out_seq
+    for index, item in enumerate(node):
+        with contextlib.suppress(KeyError, IndexError, TypeError):
+            lines._values[index] = tuple(lc.item(index))
+        out_seq.append(_adopt(item, done))
+    return out_seq
 
 
 def alias_events(text: str) -> Iterator[tuple[str, int, int]]:

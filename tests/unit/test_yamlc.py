@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
 from rocetune import yamlc
+from tests.paths import ROOT
 
 pytestmark = pytest.mark.skipif(not yamlc.available(), reason="PyYAML without libyaml")
 
@@ -219,3 +220,26 @@ def test_aliases_are_shared_not_copied() -> None:
 def test_alias_events() -> None:
     assert list(yamlc.alias_events("a: &x 1\nb: *x\n")) == [("x", 1, 3)]
     assert list(yamlc.alias_events("a: 1\n")) == []
+
+
+def _positions(node: Any, path: tuple[Any, ...] = ()) -> dict[Any, Any]:
+    out: dict[Any, Any] = {path: (node.lc.line, node.lc.col)}
+    if isinstance(node, yamlc.PosMap):
+        for key, value in node.items():
+            out[(*path, key, "k")] = node.lc.key(key)
+            out[(*path, key, "v")] = node.lc.value(key)
+            if isinstance(value, yamlc.PosMap | yamlc.PosSeq):
+                out.update(_positions(value, (*path, key)))
+    else:
+        for index, value in enumerate(node):
+            out[(*path, index, "i")] = node.lc.item(index)
+            if isinstance(value, yamlc.PosMap | yamlc.PosSeq):
+                out.update(_positions(value, (*path, index)))
+    return out
+
+
+def test_lab_inventory_reads_alike_with_either_reader() -> None:
+    text = (ROOT / "inventories" / "lab" / "inventory.yaml").read_text(encoding="utf-8")
+    fast, slow = yamlc.load(text), yamlc.adopt(YAML(typ="rt").load(text))
+    assert fast == slow
+    assert _positions(fast) == _positions(slow)

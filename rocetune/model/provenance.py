@@ -6,7 +6,9 @@ at the line it is about.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,9 +25,14 @@ class Provenance:
 
     Lookups fall back to the longest recorded prefix of the path, so a parser may record
     a port once and refine individual fields where it knows the exact line.
+
+    The entries of a map many ports bind (a DSCP map: 64 lines) are recorded once per map,
+    not once per port: ``maps[path]`` is a table ``key -> SourceRef`` shared by every port
+    bound to that map, and ``path.KEY`` is found there.
     """
 
     refs: dict[str, SourceRef] = field(default_factory=dict)
+    maps: dict[str, Mapping[str, SourceRef]] = field(default_factory=dict)
     _interned: dict[tuple[str, int | None], SourceRef] = field(
         default_factory=dict, repr=False, compare=False
     )
@@ -47,11 +54,34 @@ class Provenance:
         """Record where ``path`` was defined (overwrite)."""
         self.refs[path] = self._ref(file, line)
 
+    def table(self, file: str, lines: Mapping[Any, int | None]) -> dict[str, SourceRef]:
+        """The shareable table of a map's entries (key -> line; keys without a line left out)."""
+        return {str(k): self._ref(file, line) for k, line in lines.items() if line is not None}
+
+    def add_map(self, path: str, table: Mapping[str, SourceRef]) -> None:
+        """Record that ``path.KEY`` was defined at ``table[KEY]`` (the first record wins)."""
+        if table and path not in self.maps:
+            self.maps[path] = table
+
     def lookup(self, path: str | None) -> SourceRef | None:
         """Return the location of ``path`` or of its longest known prefix."""
         while path:
             ref = self.refs.get(path)
             if ref is not None:
                 return ref
-            path = path.rpartition(".")[0]
+            parent, _, key = path.rpartition(".")
+            if self.maps:
+                table = self.maps.get(parent)
+                ref = table.get(key) if table is not None else None
+                if ref is not None:
+                    return ref
+            path = parent
         return self.refs.get("")
+
+    def items(self) -> Iterator[tuple[str, SourceRef]]:
+        """Every recorded path and its location (map entries spelled out)."""
+        yield from self.refs.items()
+        for path, table in self.maps.items():
+            for key, ref in table.items():
+                if f"{path}.{key}" not in self.refs:
+                    yield f"{path}.{key}", ref

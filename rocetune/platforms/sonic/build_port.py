@@ -143,8 +143,7 @@ def _map_field(ctx: Ctx, path: str, bound: Bound, unbound: dict[int, int]) -> di
     ctx.ref(path, bound.line)
     if not bound.bound:
         return dict(unbound)
-    for key, line in bound.lines.items():
-        ctx.ref(f"{path}.{key}", line)
+    ctx.ref_map(path, bound.lines)
     return bound.values
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from rocetune.model import BufferProfile, EcnProfile, Scheduler
 from rocetune.model.device import SchedulerKind
-from rocetune.platforms.base import Provenance
+from rocetune.platforms.base import Provenance, SourceRef
 from rocetune.platforms.sonic.norm_qos import MAP_TABLES
 from rocetune.platforms.sonic.shape import SonicConfig
 from rocetune.platforms.sonic.values import At, Problems
@@ -70,11 +70,21 @@ class Ctx:
     _ecn: dict[str, EcnProfile] = field(default_factory=dict)
     _sched: dict[str, Scheduler] = field(default_factory=dict)
     _buf: dict[str, BufferProfile] = field(default_factory=dict)
+    _tables: dict[int, dict[str, SourceRef]] = field(default_factory=dict)
+    _keep: list[object] = field(default_factory=list)
 
     def ref(self, path: str, line: int | None) -> None:
         """Record the line of a model path (first record wins)."""
         if line is not None:
             self.prov.add(path, self.file, line)
+
+    def ref_map(self, path: str, lines: dict[int, int | None]) -> None:
+        """Record the lines of a bound map's entries: one table per map, shared by ports."""
+        table = self._tables.get(id(lines))
+        if table is None:
+            table = self._tables[id(lines)] = self.prov.table(self.file, lines)
+            self._keep.append(lines)  # keeps id(lines) unique while the table is cached
+        self.prov.add_map(path, table)
 
     def missing(self, table: str, name: str, line: int | None) -> None:
         """Report a reference to an entry that is not in the file."""

@@ -45,6 +45,8 @@ from rocetune import api  # imports before the measurement
 import rocetune.checks, rocetune.engine, rocetune.load, rocetune.platforms
 for driver in rocetune.platforms.drivers().values():
     __import__(type(driver).__module__)
+import rocetune.yamlc
+rocetune.yamlc.available()  # imports PyYAML/libyaml before the measurement too
 path, platform = Path({path!r}), {platform!r}
 text = path.read_text(encoding="utf-8")
 tracemalloc.start()

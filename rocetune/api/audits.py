@@ -35,6 +35,7 @@ from rocetune.model import (
     Link,
     Provenance,
 )
+from rocetune.model.share import Sharer
 from rocetune.platforms import KNOWN_PLATFORMS
 from rocetune.platforms.base import ParseResult
 from rocetune.suppress import Policy, apply_to_result
@@ -137,11 +138,15 @@ def audit_inventory(
     live: dict[str, Path | str] = dict(collector(ask)) if collector is not None else {}
     live.update(missing)
     sources = {d.name: live.get(d.name, d.snapshot) for d in inv.devices.values()}
+    sharer = Sharer()  # equal maps/profiles of all devices held once (rocetune.model.share)
     loaded = [
         (
             d.name,
             d.platform,
-            _declare(load_device(d.name, sources[d.name], d.platform, d.role, d.asic), d),
+            _shared(
+                sharer,
+                _declare(load_device(d.name, sources[d.name], d.platform, d.role, d.asic), d),
+            ),
         )
         for d in inv.devices.values()
     ]
@@ -160,6 +165,13 @@ def _with_snapshots(inv: Inventory, snapshots: Path | None) -> tuple[Inventory, 
     inv = with_snapshots(inv, directory)
     why = "not collected: no snapshot {} in {} (the inventory expects this host)"
     return inv, {n: why.format(f"{n}/", directory) for n in expected_hosts(inv)}
+
+
+def _shared(sharer: Sharer, item: Loaded) -> Loaded:
+    """Share the device's equal values with the devices loaded before it (in place)."""
+    if item.result is not None:
+        sharer.device(item.result.device)
+    return item
 
 
 def _declare(item: Loaded, entry: ResolvedDevice) -> Loaded:
@@ -235,10 +247,11 @@ def lint(
     if platform is not None and platform not in KNOWN_PLATFORMS:
         raise RocetuneError(f"unknown platform {platform!r}; known: {', '.join(KNOWN_PLATFORMS)}")
     entries: list[tuple[Path, str, Loaded]] = []
+    sharer = Sharer()
     for raw in paths:
         path = Path(raw)
         stem = path.stem if path.is_file() else path.name
-        entries.append((path, stem, load_device(stem, path, platform, None)))
+        entries.append((path, stem, _shared(sharer, load_device(stem, path, platform, None))))
     for group in _host_groups(entries, platform):
         first_path, stem, first = entries[group[0]]
         assert first.result is not None

@@ -1,0 +1,99 @@
+"""Share equal values between ports and devices: one DSCP map object for 64,000 ports.
+
+Pydantic copies every dict it validates, so each port of a parsed device holds its own copy
+of the maps it binds (DSCP -> priority, TC -> queue, ...), its own tuples and its own
+profile objects, although a fabric has a handful of distinct ones. :class:`Sharer` walks a
+parsed device once and replaces each such value with the first equal one it has seen (in
+this device or an earlier one of the same run), so the copies are freed.
+
+This is sound because the models are frozen (``Model`` sets ``frozen=True``; a model that
+is not frozen is left alone) and nothing mutates a model's dicts after parsing: a shared
+value is read by every port that holds it. Equality is strict: the key of a value has the
+type of every entry (``{0: True}`` and ``{0: 1}`` stay apart), and a model's key has its
+class and which fields were set explicitly, so dumps (``exclude_unset``) do not change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+class Sharer:
+    """Pools of shared values for one run (devices are changed in place)."""
+
+    def __init__(self) -> None:
+        self._pool: dict[Any, Any] = {}
+        self.shared = 0
+        """How many values were replaced by an equal one already held."""
+
+    def device(self, device: BaseModel) -> None:
+        """Share the values of every port and NIC of a parsed device (in place)."""
+        for field in ("ports", "nics"):
+            members = getattr(device, field, None)
+            if isinstance(members, dict):
+                for member in members.values():
+                    if isinstance(member, BaseModel):
+                        self._fields(member)
+
+    def _fields(self, model: BaseModel) -> None:
+        if not model.model_config.get("frozen"):
+            return
+        values = model.__dict__
+        for name, value in values.items():
+            if isinstance(value, dict | tuple | BaseModel) and value is not None:
+                shared = self.value(value)
+                if shared is not value:
+                    values[name] = shared
+
+    def value(self, value: Any) -> Any:
+        """The pooled value equal to ``value`` (``value`` itself the first time)."""
+        return self._share(value)[0]
+
+    def _share(self, value: Any) -> tuple[Any, bool]:
+        """(the pooled value, whether the value can be pooled at all)."""
+        key = self._key(value)
+        if key is None:
+            return value, False
+        pooled = self._pool.setdefault(key, value)
+        if pooled is not value:
+            self.shared += 1
+        return pooled, True
+
+    def _token(self, item: Any) -> Any:
+        if type(item) in _SCALARS:
+            return (type(item), item)
+        shared, ok = self._share(item)
+        return id(shared) if ok else None
+
+    def _key(self, value: Any) -> Any:
+        if type(value) is dict:
+            parts: list[tuple[Any, ...]] = []
+            for k, v in value.items():
+                if type(k) not in _SCALARS:
+                    return None
+                if type(v) in _SCALARS:
+                    parts.append((type(k), k, (type(v), v)))
+                    continue
+                shared, ok = self._share(v)
+                if not ok:
+                    return None
+                if shared is not v:
+                    value[k] = shared  # not pooled yet: still this device's own dict
+                parts.append((type(k), k, id(shared)))
+            return (dict, tuple(parts))
+        if type(value) is tuple:
+            tokens = tuple(self._token(v) for v in value)
+            return None if None in tokens else (tuple, tokens)
+        if isinstance(value, BaseModel):
+            if not value.model_config.get("frozen"):
+                return None
+            self._fields(value)
+            fields = tuple(self._token(v) for v in value.__dict__.values())
+            if None in fields:
+                return None
+            return (type(value), fields, frozenset(value.model_fields_set))
+        return None

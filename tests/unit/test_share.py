@@ -1,0 +1,57 @@
+"""rocetune.model.share: equal values of ports are held once; nothing a rule or a report
+reads changes."""
+
+from __future__ import annotations
+
+from rocetune import api
+from rocetune.model import EcnProfile, Port
+from rocetune.model.share import Sharer
+from tests.paths import ROOT
+
+
+def _port(name: str, **kw: object) -> Port:
+    return Port.model_validate({"name": name, **kw})
+
+
+def test_equal_maps_and_profiles_are_shared() -> None:
+    dscp = {d: (3 if d == 26 else 0) for d in range(64)}
+    ecn = {3: {"ecn_mark": True, "min_threshold_bytes": 150_000}}
+    a = _port("a", dscp_to_priority=dscp, ecn=ecn, pfc_tx=(3,))
+    b = _port("b", dscp_to_priority=dict(dscp), ecn=ecn, pfc_tx=(3,))
+    assert a.dscp_to_priority is not b.dscp_to_priority  # pydantic copies
+    sharer = Sharer()
+    for port in (a, b):
+        sharer._fields(port)
+    assert a.dscp_to_priority is b.dscp_to_priority
+    assert a.ecn is b.ecn
+    assert a.pfc_tx is b.pfc_tx
+    assert a.ecn is not None
+    assert isinstance(a.ecn[3], EcnProfile)
+    assert sharer.shared >= 3
+
+
+def test_values_of_other_types_stay_apart() -> None:
+    sharer = Sharer()
+    ints, bools = {0: 1}, {0: True}
+    assert sharer.value(ints) is ints
+    assert sharer.value(bools) is bools
+    assert sharer.value({0: 1.0}) is not ints
+    unset, explicit = EcnProfile(), EcnProfile(ecn_mark=None)
+    assert sharer.value(unset) is unset
+    assert sharer.value(explicit) is explicit  # fields set differ: dumps differ
+
+
+def test_lint_results_are_unchanged_by_sharing() -> None:
+    configs = sorted((ROOT / "inventories" / "lab" / "configs").iterdir())
+    result = api.lint(configs, None)
+    again = api.lint(configs, None)
+    assert result.fabric.model_dump_json() == again.fabric.model_dump_json()
+    dumped = {n: d.model_dump(mode="json") for n, d in result.fabric.devices.items()}
+    rebuilt = {
+        n: type(d).model_validate(dumped[n]).model_dump(mode="json")
+        for n, d in result.fabric.devices.items()
+    }
+    assert dumped == rebuilt
+    ports = [p for d in result.fabric.devices.values() for p in d.ports.values()]
+    maps = {id(p.dscp_to_priority) for p in ports if p.dscp_to_priority}
+    assert len(maps) < len([p for p in ports if p.dscp_to_priority])

@@ -11,6 +11,7 @@ import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
+from rocetune.api.parsing import Job, load_all
 from rocetune.checks.base import RuleOptions
 from rocetune.checks.registry import all_rules
 from rocetune.engine import MISSING_CODE, Selection, run_checks, select_rules
@@ -99,6 +100,7 @@ def audit(
     policy: Policy | None = None,
     collector: Callable[[Inventory], Mapping[str, Path | str]] | None = None,
     snapshots: Path | None = None,
+    processes: int | None = None,
 ) -> AuditResult:
     """Audit every device of an inventory from its saved snapshot.
 
@@ -106,7 +108,9 @@ def audit(
     ``snapshot:`` first: name -> snapshot directory, or why it failed (exit 3).
     ``snapshots``: a directory whose ``<device>/meta.json`` are devices too (rocetune.fleet;
     overrides the inventory's ``snapshots_dir:``); with no inventory, they are the fabric
-    (default intent). Raises InventoryError for an invalid inventory.
+    (default intent). ``processes``: snapshots parsed by that many forked processes
+    (default: one per 64 devices, up to the CPUs; rocetune.api.parsing). Raises
+    InventoryError for an invalid inventory.
     """
     if inventory is None:
         if snapshots is None:
@@ -115,7 +119,13 @@ def audit(
     else:
         inv = load_inventory(inventory)
     result = audit_inventory(
-        inv, selection, options, policy=policy, collector=collector, snapshots=snapshots
+        inv,
+        selection,
+        options,
+        policy=policy,
+        collector=collector,
+        snapshots=snapshots,
+        processes=processes,
     )
     result.inventory = str(inventory) if inventory is not None else None
     return result
@@ -129,6 +139,7 @@ def audit_inventory(
     policy: Policy | None = None,
     collector: Callable[[Inventory], Mapping[str, Path | str]] | None = None,
     snapshots: Path | None = None,
+    processes: int | None = None,
 ) -> AuditResult:
     """:func:`audit` of an inventory already loaded (callers that need it too load it once)."""
     inv, missing = _with_snapshots(inv, snapshots)
@@ -139,16 +150,11 @@ def audit_inventory(
     live.update(missing)
     sources = {d.name: live.get(d.name, d.snapshot) for d in inv.devices.values()}
     sharer = Sharer()  # equal maps/profiles of all devices held once (rocetune.model.share)
+    entries = list(inv.devices.values())
+    jobs = [Job(d.name, sources[d.name], d.platform, d.role, d.asic) for d in entries]
     loaded = [
-        (
-            d.name,
-            d.platform,
-            _shared(
-                sharer,
-                _declare(load_device(d.name, sources[d.name], d.platform, d.role, d.asic), d),
-            ),
-        )
-        for d in inv.devices.values()
+        (d.name, d.platform, _shared(sharer, _declare(item, d)))
+        for d, item in zip(entries, load_all(jobs, processes), strict=True)
     ]
     result = _assemble(loaded, inv.intent, inv.links, selection or Selection(), options)
     result.inventory = str(inv.path)

@@ -54,6 +54,7 @@ def audit(
                 policy=settings.policy,
                 collector=collector,
                 snapshots=snapshots,
+                processes=opts.get("processes"),
             )
             return emit(result, opts, settings)
 

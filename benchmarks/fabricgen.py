@@ -9,6 +9,9 @@ directories (``mlnx_qos``, sysfs and ethtool outputs, ``meta.json``) when the li
 platform is available, else they are left out (switches only).
 
 A few faults are planted (see :data:`FAULTS`), so the audit has something to report.
+
+:data:`HOST_HEAVY` is the other shape of issue 17: 10,000 hosts with 2 NICs each behind 500
+switches (100 spines, 400 leaves with 50 host-facing ports and 14 uplinks each).
 """
 
 from __future__ import annotations
@@ -28,6 +31,27 @@ FAULTS = (
     "leaf0--leaf2: a lossless peer link between two leaves (RT708)",
     "host0 eth3: MTU 1500 (RT602, RT703, RT705, RT707) when hosts are generated",
 )
+
+
+@dataclass(frozen=True)
+class Shape:
+    """How many of each: spines, leaves, hosts, NICs per host, ports per leaf role."""
+
+    spines: int
+    leaves: int
+    hosts: int
+    nics_per_host: int = NICS_PER_HOST
+    host_ports: int = HOST_PORTS
+    uplinks: int = UPLINKS
+
+    @classmethod
+    def scaled(cls, scale: float) -> Shape:
+        """The default two-tier shape at ``scale`` (1.0 = 1,000 switches, 1,000 hosts)."""
+        spines = max(1, round(200 * scale))
+        return cls(spines=spines, leaves=4 * spines, hosts=5 * spines)
+
+
+HOST_HEAVY = Shape(spines=100, leaves=400, hosts=10_000, nics_per_host=2, host_ports=50, uplinks=14)
 
 
 @dataclass
@@ -289,39 +313,43 @@ class _Links:
         self.lines.append(f"  - {{a: '{ea}', b: '{eb}', length_m: {length}}}")
 
 
-def generate(root: Path, scale: float, hosts: bool | None = None) -> Generated:
-    """Write the fabric under ``root``: configs, host snapshots and ``inventory.yaml``."""
+def generate(
+    root: Path, scale: float, hosts: bool | None = None, shape: Shape | None = None
+) -> Generated:
+    """Write the fabric under ``root``: configs, host snapshots and ``inventory.yaml``
+    (``shape`` instead of the scaled default shape when given)."""
     if hosts is None:
         hosts = host_platform_available()
-    n_spines = max(1, round(200 * scale))
-    n_leaves, n_hosts = 4 * n_spines, 5 * n_spines
+    shape = shape or Shape.scaled(scale)
+    n_spines, n_leaves = shape.spines, shape.leaves
     spines = [f"spine{i}" for i in range(n_spines)]
     leaves = [f"leaf{i}" for i in range(n_leaves)]
     net = _Links(spines, leaves)
     for i, leaf in enumerate(leaves):
-        for k in range(UPLINKS):
-            g = i * UPLINKS + k
-            net.add(leaf, HOST_PORTS + k, spines[g % n_spines], g // n_spines, 30)
+        for k in range(shape.uplinks):
+            g = i * shape.uplinks + k
+            net.add(leaf, shape.host_ports + k, spines[g % n_spines], g // n_spines, 30)
     if n_leaves >= 3:
         net.add(leaves[0], PORTS - 1, leaves[2], PORTS - 1, 3)
     gen = Generated(root=root, inventory=root / "inventory.yaml", hosts=hosts)
     gen.files = {"json": [], "yaml": [], "text": []}
-    devices = _hosts(root, n_hosts, leaves, net, gen) if hosts else []
-    devices = _switches(root, spines, leaves, net, gen) + devices
+    devices = _hosts(root, shape, leaves, net, gen) if hosts else []
+    devices = _switches(root, spines, leaves, net, gen, host_ports=shape.host_ports) + devices
     gen.links = len(net.lines)
     gen.inventory.write_text(_inventory(devices, net.lines), encoding="utf-8")
     gen.files["yaml"].append(gen.inventory)
     return gen
 
 
-def _hosts(root: Path, n_hosts: int, leaves: list[str], net: _Links, gen: Generated) -> list[str]:
+def _hosts(root: Path, shape: Shape, leaves: list[str], net: _Links, gen: Generated) -> list[str]:
     lines = []
-    for h in range(n_hosts):
+    for h in range(shape.hosts):
         name = f"gpu{h}"
-        nics = [f"eth{j}" for j in range(NICS_PER_HOST)]
+        nics = [f"eth{j}" for j in range(shape.nics_per_host)]
         for j, nic in enumerate(nics):
-            g = h * NICS_PER_HOST + j
-            net.add(leaves[g // HOST_PORTS], g % HOST_PORTS, name, nic, 3)
+            g = h * shape.nics_per_host + j
+            if g // shape.host_ports < len(leaves):
+                net.add(leaves[g // shape.host_ports], g % shape.host_ports, name, nic, 3)
         folder = root / "hosts" / name
         gen.files["text"] += write_host(folder, name, nics, "eth3" if h == 0 else None)
         gen.nic_ports += len(nics)
@@ -334,7 +362,13 @@ def _hosts(root: Path, n_hosts: int, leaves: list[str], net: _Links, gen: Genera
 
 
 def _switches(
-    root: Path, spines: list[str], leaves: list[str], net: _Links, gen: Generated
+    root: Path,
+    spines: list[str],
+    leaves: list[str],
+    net: _Links,
+    gen: Generated,
+    *,
+    host_ports: int = HOST_PORTS,
 ) -> list[str]:
     lines = []
     (root / "configs").mkdir(parents=True, exist_ok=True)
@@ -342,7 +376,7 @@ def _switches(
         i = net.index[name]
         role = "spine" if name.startswith("spine") else "leaf"
         if i % 2 == 0:
-            first_uplink = HOST_PORTS if name == "leaf0" else -1
+            first_uplink = host_ports if name == "leaf0" else -1
             ecn = "ecn_none" if name == "spine0" else "ecn_all"
             text = sonic_config(name, net.peers[name], no_pfc=first_uplink, ecn=ecn)
             path, platform, kind = root / "configs" / f"{name}.json", "sonic", "json"

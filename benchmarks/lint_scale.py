@@ -1,24 +1,35 @@
-"""Scale benchmark: audit a synthetic fabric vs. bare parsing of the same files.
+"""Scale benchmark: audit a synthetic fabric vs. the C-accelerated bare parse of the same files.
 
-Usage (from the repository root)::
+Usage (from the repository root; takes minutes at full size, run it under ``nice``)::
 
-    python benchmarks/lint_scale.py                 # full size: 1,000 switches x 64 ports,
-                                                    # 8,000 NIC ports, then 4x that size
-    python benchmarks/lint_scale.py --scale 0.1     # 100 switches (and 400 for the 4x run)
+    python benchmarks/lint_scale.py                  # 1,000 switches x 64 ports + 8,000 NIC
+                                                     # ports, and 4x that size (interleaved)
+    python benchmarks/lint_scale.py --scale 0.1      # 100 switches (and 400)
+    python benchmarks/lint_scale.py --host-heavy     # 10,000 hosts x 2 NICs + 500 switches
+    python benchmarks/lint_scale.py --scale 0.1 --render-plan   # render and plan columns too
     python benchmarks/lint_scale.py --scale 0.1 --profile audit.pstats
 
-For each size it writes the fabric (benchmarks/fabricgen.py: SONiC config_db.json and NVUE
-YAML switches, linux_host snapshot directories when that platform exists) and measures, each
-in a fresh child process, the median of ``--repeat`` runs of:
+Each size is written by benchmarks/fabricgen.py (SONiC config_db.json and NVUE YAML
+switches, linux_host snapshot directories). Each measurement runs in a fresh child process
+(imports are not timed) and the sizes are measured interleaved (1x, 4x, 1x, 4x, ...) so that
+a change in machine load hits both alike. Measured per size:
 
-(a) bare parsing: every file read and parsed with the plain libraries, ``json.loads`` for
-    JSON and ``ruamel.yaml`` round-trip (the loader rocetune needs for line numbers) for
-    YAML; host outputs are plain text and are only read. For reference it also times YAML
-    with PyYAML's C loader when available (not comparable: no line numbers);
-(b) ``rocetune.api.audit`` of the inventory (the library call the CLI makes).
+- ``bare-c``: every file read and parsed with C-accelerated libraries: ``json.loads`` (C),
+  PyYAML's ``CSafeLoader`` (libyaml), host outputs read and split into lines. This is the
+  baseline of issue 17's "audit <= 3x bare parse".
+- ``bare-ruamel``: the same with pure-Python ruamel.yaml for YAML (the old baseline; for
+  reference only).
+- ``audit``: ``rocetune.api.audit(inventory, processes=1)``: one process, so its CPU time
+  compares with the bare parse.
+- ``audit-pool``: ``rocetune.api.audit(inventory)`` with the default process pool (one
+  process per 64 devices, up to the CPUs): wall time and CPU of all processes.
+- ``cached``: when the parse cache (``rocetune.parsecache``) exists: a re-audit after 1 % of
+  the snapshots changed (the cache filled by a first run, not timed).
+- ``render`` / ``plan`` (``--render-plan``): ``rocetune.api.render`` / ``rocetune.api.plan``,
+  both including their audit.
 
-It prints both, their ratio (target: audit <= 3x bare), the children's peak RSS and the
-ratio of audit times at 4x vs 1x size (target <= 4.4). Not part of the test run.
+Ratios use CPU seconds (time on a shared machine varies; CPU time much less). Peak RSS is
+the child's (for the pool: the largest of the parent and its workers).
 """
 
 from __future__ import annotations
@@ -38,6 +49,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+MODES = ("bare-c", "bare-ruamel", "audit", "audit-pool", "cached", "render", "plan")
+
 
 def files_of(root: Path) -> dict[str, list[Path]]:
     """The generated files by kind (as the generator wrote them)."""
@@ -48,122 +61,205 @@ def files_of(root: Path) -> dict[str, list[Path]]:
     }
 
 
-def bare_parse(root: Path, yaml_c: bool = False) -> tuple[float, float]:
-    """Wall and CPU seconds to read and parse every file with the plain libraries."""
-    from ruamel.yaml import YAML
-
-    load_yaml: Any = YAML(typ="rt").load
+def bare_parse(root: Path, yaml_c: bool = True) -> None:
+    """Read and parse every file with the plain libraries (C-accelerated or ruamel)."""
     if yaml_c:
-        import yaml as pyyaml  # type: ignore[import-untyped]
+        import yaml as pyyaml
 
         def load_yaml(text: str) -> Any:
             return pyyaml.load(text, Loader=pyyaml.CSafeLoader)
+    else:
+        from ruamel.yaml import YAML
 
+        load_yaml = YAML(typ="rt").load
     files = files_of(root)
-    start, cpu = time.perf_counter(), time.process_time()
     for path in files["json"]:
         json.loads(path.read_text(encoding="utf-8"))
     for path in files["yaml"]:
         load_yaml(path.read_text(encoding="utf-8"))
     for path in files["text"]:
-        path.read_text(encoding="utf-8")
-    return time.perf_counter() - start, time.process_time() - cpu
+        path.read_text(encoding="utf-8").splitlines()
 
 
-def audit_once(root: Path) -> tuple[float, float, dict[str, int]]:
-    """Wall and CPU seconds of one ``rocetune.api.audit`` of the inventory, and its summary."""
+def _touch_one_percent(root: Path) -> int:
+    """Change 1 % of the snapshots (a comment line / a trailing newline): cache misses."""
+    configs = sorted(root.glob("configs/*")) + sorted(root.glob("hosts/*/hostname*.txt"))
+    changed = configs[:: max(1, len(configs) // max(1, len(configs) // 100))]
+    for path in changed:
+        with path.open("a", encoding="utf-8") as fh:
+            fh.write("\n")
+    return len(changed)
+
+
+def run_mode(mode: str, root: Path) -> dict[str, Any]:
+    """Run one measurement in this (child) process: seconds, CPU, summary."""
     from rocetune import api
 
+    inventory = root / "inventory.yaml"
+    summary: dict[str, Any] = {}
+    extra: dict[str, Any] = {}
+    if mode == "cached":
+        try:
+            from rocetune.parsecache import ParseCache  # type: ignore[import-not-found]
+        except ImportError:
+            return {"skipped": "no parse cache in this checkout"}
+        cache_dir = root / ".rocetune_cache"
+        api.audit(inventory, cache=ParseCache(cache_dir))  # type: ignore[call-arg]
+        extra["changed"] = _touch_one_percent(root)
     start, cpu = time.perf_counter(), time.process_time()
-    result = api.audit(root / "inventory.yaml")
-    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
-    summary = result.summary()
-    summary["devices_with_errors"] = sum(1 for s in result.devices.values() if s.status != "ok")
-    summary["input_errors"] = len(result.errors)
-    return seconds, cpu, summary
+    if mode == "bare-c":
+        bare_parse(root, yaml_c=True)
+    elif mode == "bare-ruamel":
+        bare_parse(root, yaml_c=False)
+    elif mode in ("audit", "audit-pool", "cached"):
+        kwargs: dict[str, Any] = {"processes": 1} if mode == "audit" else {}
+        if mode == "cached":
+            kwargs["cache"] = ParseCache(root / ".rocetune_cache")
+        result = api.audit(inventory, **kwargs)
+        summary = result.summary()
+        summary["devices_with_errors"] = sum(1 for s in result.devices.values() if s.status != "ok")
+        summary["input_errors"] = len(result.errors)
+    elif mode == "render":
+        with tempfile.TemporaryDirectory() as out:
+            api.render(inventory, Path(out))
+    elif mode == "plan":
+        api.plan(inventory)
+    seconds = time.perf_counter() - start
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {
+        "seconds": seconds,
+        "cpu": time.process_time() - cpu,
+        "workers_cpu": kids.ru_utime + kids.ru_stime,
+        "rss_mb": max(own.ru_maxrss, kids.ru_maxrss) / 1024,
+        "summary": summary,
+        **extra,
+    }
 
 
 def _child(mode: str, root: Path) -> None:
-    if mode == "audit":
-        from rocetune import api  # noqa: F401  (import cost is not part of the timing)
+    from rocetune import api  # noqa: F401  (import cost is not part of the timing)
+    from rocetune.api import audits  # noqa: F401
 
-        seconds, cpu, summary = audit_once(root)
-    else:
-        (seconds, cpu), summary = bare_parse(root, yaml_c=mode == "bare-c"), {}
-    rss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    row = {"seconds": seconds, "cpu": cpu, "rss_mb": rss_kb / 1024, "summary": summary}
-    print(json.dumps(row))
+    if mode == "bare-c":
+        import yaml  # noqa: F401
+    print(json.dumps(run_mode(mode, root)))
 
 
-def measure(mode: str, root: Path, repeat: int) -> dict[str, Any]:
-    """Median seconds and max peak RSS of ``repeat`` child runs of ``mode``."""
-    runs = []
-    for _ in range(repeat):
-        proc = subprocess.run(
-            [sys.executable, __file__, "--child", mode, str(root)],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        runs.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+def measure_once(mode: str, root: Path) -> dict[str, Any]:
+    """One child run of ``mode``."""
+    proc = subprocess.run(
+        [sys.executable, __file__, "--child", mode, str(root)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if proc.returncode != 0:
+        tail = (proc.stderr.strip().splitlines() or ["?"])[-1]
+        return {"error": f"exit {proc.returncode}: {tail}"}
+    row: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return row
+
+
+def summarise(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Median seconds/CPU and max RSS of the runs of one mode and size."""
+    good = [r for r in runs if "seconds" in r]
+    if not good:
+        return runs[-1] if runs else {"error": "not run"}
     return {
-        "seconds": statistics.median(r["seconds"] for r in runs),
-        "cpu": statistics.median(r["cpu"] for r in runs),
-        "all": [round(r["cpu"], 2) for r in runs],
-        "rss_mb": max(r["rss_mb"] for r in runs),
-        "summary": runs[-1]["summary"],
+        "seconds": statistics.median(r["seconds"] for r in good),
+        "cpu": statistics.median(r["cpu"] for r in good),
+        "workers_cpu": statistics.median(r["workers_cpu"] for r in good),
+        "cpus": [round(r["cpu"], 2) for r in good],
+        "rss_mb": max(r["rss_mb"] for r in good),
+        "summary": good[-1]["summary"],
+        **{k: v for k, v in good[-1].items() if k == "changed"},
     }
 
 
-def run_size(workdir: Path, scale: float, repeat: int, hosts: bool | None) -> dict[str, Any]:
-    """Generate one size and measure it."""
-    from benchmarks.fabricgen import generate
+def generate(workdir: Path, label: str, scale: float, hosts: bool | None, heavy: bool) -> Any:
+    """Write one size; returns the generator's record and its total bytes."""
+    from benchmarks.fabricgen import HOST_HEAVY, generate
 
-    root = workdir / f"scale-{scale:g}"
-    gen = generate(root, scale, hosts)
+    root = workdir / label
+    start = time.perf_counter()
+    gen = generate(root, scale, hosts, HOST_HEAVY if heavy else None)
     size = sum(p.stat().st_size for paths in files_of(root).values() for p in paths)
-    out: dict[str, Any] = {
-        "scale": scale,
-        "switches": gen.switches,
-        "switch_ports": gen.switch_ports,
-        "nic_ports": gen.nic_ports,
-        "links": gen.links,
-        "hosts": gen.hosts,
-        "mbytes": size / 1e6,
-        "bare": measure("bare", root, repeat),
-        "audit": measure("audit", root, repeat),
-    }
-    try:
-        out["bare_c"] = measure("bare-c", root, 1)
-    except subprocess.CalledProcessError:
-        out["bare_c"] = None
+    print(
+        f"# generated {label}: {gen.switches} switches, {gen.nic_ports} NIC ports,"
+        f" {size / 1e6:.1f} MB in {time.perf_counter() - start:.0f} s",
+        file=sys.stderr,
+    )
+    return root, gen, size
+
+
+def run(
+    workdir: Path, sizes: list[tuple[str, float, bool]], modes: list[str], repeat: int, hosts: Any
+) -> list[dict[str, Any]]:
+    """Generate every size, then measure the modes, sizes interleaved."""
+    made = [(label, *generate(workdir, label, s, hosts, heavy)) for label, s, heavy in sizes]
+    runs: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for _ in range(repeat):
+        for mode in modes:
+            for label, root, _, _ in made:
+                got = measure_once(mode, root)
+                runs.setdefault((label, mode), []).append(got)
+                print(f"# {label} {mode}: {json.dumps(got)[:200]}", file=sys.stderr)
+    out = []
+    for label, _root, gen, size in made:
+        row = {
+            "label": label,
+            "switches": gen.switches,
+            "switch_ports": gen.switch_ports,
+            "nic_ports": gen.nic_ports,
+            "links": gen.links,
+            "mbytes": size / 1e6,
+        }
+        for mode in modes:
+            row[mode] = summarise(runs[(label, mode)])
+        out.append(row)
     return out
 
 
-def report(sizes: list[dict[str, Any]]) -> None:
-    """Print the numbers (ratios from CPU seconds: the runs are single-threaded, and CPU
-    time does not change when other work shares the machine)."""
-    for s in sizes:
-        bare, audit = s["bare"]["cpu"], s["audit"]["cpu"]
-        hosts = f"{s['nic_ports']} NIC ports" if s["hosts"] else "no hosts (no linux_host)"
-        print(
-            f"scale {s['scale']:g}: {s['switches']} switches x 64 ports, {hosts},"
-            f" {s['links']} links, {s['mbytes']:.1f} MB"
-        )
-        for label, key in (("bare parse", "bare"), ("audit", "audit")):
-            m = s[key]
-            print(
-                f"  {label:<11} {m['cpu']:8.2f} s CPU (wall {m['seconds']:.2f} s)"
-                f"  CPU runs {m['all']}  peak RSS {m['rss_mb']:.0f} MB"
-            )
-        print(f"  findings {s['audit']['summary']}")
-        print(f"  audit / bare parse = {audit / bare:.2f}  (target <= 3)")
-        if s.get("bare_c"):
-            print(f"  (YAML with PyYAML's C loader instead: {s['bare_c']['cpu']:.2f} s CPU)")
-    if len(sizes) == 2:
-        growth = sizes[1]["audit"]["cpu"] / sizes[0]["audit"]["cpu"]
-        bare_growth = sizes[1]["bare"]["cpu"] / sizes[0]["bare"]["cpu"]
-        print(f"4x size: audit time x{growth:.2f} (target <= 4.4), bare parse x{bare_growth:.2f}")
+def _cell(m: dict[str, Any], wall: bool = False) -> str:
+    if "skipped" in m:
+        return "n/a"
+    if "error" in m:
+        return "error"
+    if wall:
+        return f"{m['seconds']:.1f} s wall ({m['cpu'] + m['workers_cpu']:.1f} s CPU)"
+    return f"{m['cpu']:.1f} s"
+
+
+def report(rows: list[dict[str, Any]], modes: list[str]) -> None:
+    """Print a Markdown table and the issue 17 ratios."""
+    cols = ["size", "MB", *modes, "audit/bare-c", "peak RSS (audit)", "peak RSS (pool)"]
+    print("| " + " | ".join(cols) + " |")
+    print("|" + "---|" * len(cols))
+    for r in rows:
+        cells = [
+            f"{r['label']}: {r['switches']} sw x 64 + {r['nic_ports']} NIC ports",
+            f"{r['mbytes']:.0f}",
+        ]
+        for mode in modes:
+            cells.append(_cell(r[mode], wall=mode in ("audit-pool", "cached", "render", "plan")))
+        a, b = r.get("audit", {}), r.get("bare-c", {})
+        ratio = a["cpu"] / b["cpu"] if "cpu" in a and "cpu" in b else float("nan")
+        cells.append(f"{ratio:.2f}")
+        cells.append(f"{a.get('rss_mb', float('nan')):.0f} MB")
+        cells.append(f"{r.get('audit-pool', {}).get('rss_mb', float('nan')):.0f} MB")
+        print("| " + " | ".join(cells) + " |")
+    for r in rows:
+        if r.get("audit", {}).get("summary"):
+            print(f"{r['label']} findings: {r['audit']['summary']}")
+        if r.get("cached", {}).get("changed"):
+            print(f"{r['label']} cached: {r['cached']['changed']} snapshots changed before it")
+    if len(rows) >= 2 and "cpu" in rows[0].get("audit", {}) and "cpu" in rows[1].get("audit", {}):
+        for mode in ("bare-c", "audit", "render", "plan"):
+            if "cpu" in rows[0].get(mode, {}) and "cpu" in rows[1].get(mode, {}):
+                first = rows[0][mode]["cpu"] + rows[0][mode]["workers_cpu"]
+                second = rows[1][mode]["cpu"] + rows[1][mode]["workers_cpu"]
+                print(f"x4 size: {mode} CPU x{second / first:.2f} (target <= 4.4)")
 
 
 def profile(root: Path, out: Path) -> None:
@@ -171,22 +267,27 @@ def profile(root: Path, out: Path) -> None:
     import cProfile
     import pstats
 
+    from rocetune import api
+
     prof = cProfile.Profile()
     prof.enable()
-    audit_once(root)
+    api.audit(root / "inventory.yaml", processes=1)
     prof.disable()
     prof.dump_stats(str(out))
-    pstats.Stats(prof).sort_stats("cumulative").print_stats(30)
+    pstats.Stats(prof).sort_stats("tottime").print_stats(30)
 
 
 def main(argv: list[str] | None = None) -> None:
     """Command line."""
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--scale", type=float, default=1.0, help="size factor (1.0 = 1000 switches)")
-    ap.add_argument("--repeat", type=int, default=3, help="runs per measurement (median)")
+    ap.add_argument("--repeat", type=int, default=1, help="runs per measurement (median)")
     ap.add_argument("--workdir", type=Path, help="where to write the fabric (default: a temp dir)")
     ap.add_argument("--no-hosts", action="store_true", help="generate switches only")
     ap.add_argument("--no-growth", action="store_true", help="skip the 4x size")
+    ap.add_argument("--host-heavy", action="store_true", help="10,000 hosts x 2 NICs + 500 sw")
+    ap.add_argument("--render-plan", action="store_true", help="time render and plan too")
+    ap.add_argument("--modes", help=f"comma-separated subset of {','.join(MODES)}")
     ap.add_argument("--profile", type=Path, help="cProfile one audit at --scale into this file")
     ap.add_argument("--child", nargs=2, metavar=("MODE", "ROOT"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -194,16 +295,27 @@ def main(argv: list[str] | None = None) -> None:
         _child(args.child[0], Path(args.child[1]))
         return
     hosts = False if args.no_hosts else None
+    modes = ["bare-c", "bare-ruamel", "audit", "audit-pool", "cached"]
+    if args.render_plan:
+        modes += ["render", "plan"]
+    if args.modes:
+        modes = args.modes.split(",")
     with tempfile.TemporaryDirectory(prefix="rocetune-scale-") as tmp:
         workdir = args.workdir or Path(tmp)
         if args.profile:
-            from benchmarks.fabricgen import generate
-
-            generate(workdir / "profile", args.scale, hosts)
-            profile(workdir / "profile", args.profile)
+            root, _, _ = generate(workdir, "profile", args.scale, hosts, args.host_heavy)
+            profile(root, args.profile)
             return
-        scales = [args.scale] if args.no_growth else [args.scale, 4 * args.scale]
-        report([run_size(workdir, s, args.repeat, hosts) for s in scales])
+        if args.host_heavy:
+            sizes = [("host-heavy", 1.0, True)]
+        elif args.no_growth:
+            sizes = [(f"x{args.scale:g}", args.scale, False)]
+        else:
+            sizes = [
+                (f"x{args.scale:g}", args.scale, False),
+                (f"x{4 * args.scale:g}", 4 * args.scale, False),
+            ]
+        report(run(workdir, sizes, modes, args.repeat, hosts), modes)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import BaseModel
 
 _SCALARS = (str, int, float, bool, type(None))
+_SCALARS_SET = frozenset(_SCALARS)
 
 
 class Sharer:
@@ -27,6 +28,9 @@ class Sharer:
 
     def __init__(self) -> None:
         self._pool: dict[Any, Any] = {}
+        self._models: dict[int, tuple[Any, Any, bool]] = {}
+        """id(model) -> (the model, kept alive so the id stays its own; pooled; poolable):
+        platforms hand the same profile object to many ports, its key is made once."""
         self.shared = 0
         """How many values were replaced by an equal one already held."""
 
@@ -44,7 +48,7 @@ class Sharer:
             return
         values = model.__dict__
         for name, value in values.items():
-            if isinstance(value, dict | tuple | BaseModel) and value is not None:
+            if isinstance(value, dict | BaseModel):  # tuples: small, not worth the time
                 shared = self.value(value)
                 if shared is not value:
                     values[name] = shared
@@ -55,6 +59,17 @@ class Sharer:
 
     def _share(self, value: Any) -> tuple[Any, bool]:
         """(the pooled value, whether the value can be pooled at all)."""
+        if isinstance(value, BaseModel):
+            known = self._models.get(id(value))
+            if known is None:
+                shared, ok = self._share_new(value)
+                known = self._models[id(value)] = (value, shared, ok)
+            elif known[1] is not value:
+                self.shared += 1
+            return known[1], known[2]
+        return self._share_new(value)
+
+    def _share_new(self, value: Any) -> tuple[Any, bool]:
         key = self._key(value)
         if key is None:
             return value, False
@@ -71,6 +86,13 @@ class Sharer:
 
     def _key(self, value: Any) -> Any:
         if type(value) is dict:
+            kinds = tuple(map(type, value.values()))
+            if _SCALARS_SET.issuperset(kinds):  # the common case, at C speed
+                keys = tuple(value)
+                key_kinds = tuple(map(type, keys))
+                if _SCALARS_SET.issuperset(key_kinds):
+                    return (dict, keys, key_kinds, tuple(value.values()), kinds)
+                return None
             parts: list[tuple[Any, ...]] = []
             for k, v in value.items():
                 if type(k) not in _SCALARS:
@@ -86,6 +108,9 @@ class Sharer:
                 parts.append((type(k), k, id(shared)))
             return (dict, tuple(parts))
         if type(value) is tuple:
+            kinds = tuple(map(type, value))
+            if _SCALARS_SET.issuperset(kinds):
+                return (tuple, value, kinds)
             tokens = tuple(self._token(v) for v in value)
             return None if None in tokens else (tuple, tokens)
         if isinstance(value, BaseModel):

@@ -24,7 +24,7 @@ def test_equal_maps_and_profiles_are_shared() -> None:
         sharer._fields(port)
     assert a.dscp_to_priority is b.dscp_to_priority
     assert a.ecn is b.ecn
-    assert a.pfc_tx is b.pfc_tx
+    assert a.pfc_tx == b.pfc_tx
     assert a.ecn is not None
     assert isinstance(a.ecn[3], EcnProfile)
     assert sharer.shared >= 3

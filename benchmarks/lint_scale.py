@@ -183,7 +183,19 @@ def generate(workdir: Path, label: str, scale: float, hosts: bool | None, heavy:
 
     root = workdir / label
     start = time.perf_counter()
-    gen = generate(root, scale, hosts, HOST_HEAVY if heavy else None)
+    saved = root / "generated.json"
+    if saved.is_file():  # --workdir of an earlier run: the same fabric again
+        gen = json.loads(saved.read_text(encoding="utf-8"))
+        gen = argparse.Namespace(**gen)
+    else:
+        made = generate(root, scale, hosts, HOST_HEAVY if heavy else None)
+        gen = argparse.Namespace(
+            switches=made.switches,
+            switch_ports=made.switch_ports,
+            nic_ports=made.nic_ports,
+            links=made.links,
+        )
+        saved.write_text(json.dumps(vars(gen)), encoding="utf-8")
     size = sum(p.stat().st_size for paths in files_of(root).values() for p in paths)
     print(
         f"# generated {label}: {gen.switches} switches, {gen.nic_ports} NIC ports,"
@@ -288,6 +300,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--host-heavy", action="store_true", help="10,000 hosts x 2 NICs + 500 sw")
     ap.add_argument("--render-plan", action="store_true", help="time render and plan too")
     ap.add_argument("--modes", help=f"comma-separated subset of {','.join(MODES)}")
+    ap.add_argument(
+        "--generate-only", action="store_true", help="write the fabric(s) into --workdir only"
+    )
     ap.add_argument("--profile", type=Path, help="cProfile one audit at --scale into this file")
     ap.add_argument("--child", nargs=2, metavar=("MODE", "ROOT"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -315,6 +330,8 @@ def main(argv: list[str] | None = None) -> None:
                 (f"x{args.scale:g}", args.scale, False),
                 (f"x{4 * args.scale:g}", 4 * args.scale, False),
             ]
+        if args.generate_only:
+            modes = []
         report(run(workdir, sizes, modes, args.repeat, hosts), modes)
 
 

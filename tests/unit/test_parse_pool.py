@@ -41,3 +41,16 @@ def test_jobs_come_back_in_order_with_errors(tmp_path: os.PathLike[str]) -> None
     got = list(parsing.load_all(jobs, processes=2 if hasattr(os, "fork") else 1))
     assert [g.problem.device if g.problem else None for g in got] == [f"d{i}" for i in range(6)]
     assert "missing 0" in (got[0].problem.message if got[0].problem else "")
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork only")
+def test_workers_do_not_outlive_an_interrupted_run() -> None:
+    import multiprocessing
+
+    jobs = [parsing.Job(f"d{i}", f"not collected {i}", None, None) for i in range(40)]
+    got = parsing.load_all(jobs, processes=2)
+    next(got)
+    assert multiprocessing.active_children()
+    with pytest.raises(KeyboardInterrupt):
+        got.throw(KeyboardInterrupt())
+    assert not multiprocessing.active_children()

@@ -53,7 +53,8 @@ def read_bytes(path: Path, *, follow_symlinks: bool = True, limit: int = MAX_INP
         chunks: list[bytes] = []
         total = 0
         while True:
-            chunk = os.read(fd, 1 << 20)
+            # ask for what is left (not a fixed MiB: that allocates a MiB per small file)
+            chunk = os.read(fd, min(1 << 20, max(4096, st.st_size + 1 - total)))
             if not chunk:
                 break
             total += len(chunk)

@@ -246,7 +246,10 @@ def _marks(dev: Device, name: str, use: _Use, opts: EcnMarksOptions) -> Iterator
         )
     elif opts.flag_red_with_ecn and prof.red_drop is None:
         yield Missing(
-            dev.name, f"ECN profile {name}: RED drop mode not in snapshot", use.first_path
+            dev.name,
+            f"ECN profile {name}: whether it also drops non-ECT packets early (RED drop) is "
+            "not in the snapshot or not documented for the platform",
+            use.first_path,
         )
     elif opts.flag_red_with_ecn and prof.red_drop:
         yield Issue(

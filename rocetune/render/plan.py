@@ -29,7 +29,7 @@ from rocetune.platforms import get_driver
 from rocetune.platforms.base import Provenance
 from rocetune.platforms.changes import Change, Fix, Planner, PlatformPlan, ordered
 from rocetune.render.device_plan import DevicePlan, Unfixed
-from rocetune.render.remedy import remediation
+from rocetune.render.remedy import no_remedy_reason, remediation, rt705_rules
 from rocetune.render.run import render_device
 from rocetune.render.simulate import Lint, compare, key, reparse, with_devices
 from rocetune.snapshot import Snapshot
@@ -215,7 +215,7 @@ def _unfixed(report: PlanReport, in_scope: Iterable[Finding], fps: dict[int, str
         if fp in done or (f.device and f.device not in by_name):
             continue
         target = by_name.get(f.device or "")
-        why = "no automatic fix for this rule: fix it by hand or use --converge"
+        why = no_remedy_reason(f)
         if target is not None and any(f.code in c.codes for c in target.changes):
             why = "the planned changes do not clear it when replayed (see notes)"
         item = Unfixed(fp, f, why)
@@ -288,6 +288,13 @@ def plan_fabric(  # noqa: PLR0917
         for f in outcome.new:
             target = by_name.get(f.device or "")
             (target.new_findings if target is not None else report.new_findings).append(f)
+            same = _same_cause(f, ctx.baseline)
+            if target is not None and same:
+                target.notes.append(
+                    f"{f.code} raised by the plan repeats {same} on {f.device}, reported before "
+                    "the plan: the same setting, which differs from the intent (and after the "
+                    "plan from the majority too)"
+                )
     if not converge:
         _unfixed(report, rem.in_scope, fps)
     return report
@@ -296,6 +303,19 @@ def plan_fabric(  # noqa: PLR0917
 def _value_key(f: Finding) -> tuple[object, ...]:
     """A finding's identity across a replay (:func:`key`) plus its observed value."""
     return (*key(f), f.observed)
+
+
+def _same_cause(new: Finding, baseline: Iterable[Finding]) -> str:
+    """For a fabric-uniformity finding (RT705) a plan raises: the findings of the device that
+    already reported that setting against the intent ("RT207 (warning)"), else ''."""
+    if new.code != "RT705":
+        return ""
+    rules = set(rt705_rules(new))
+    got = sorted(
+        {f"{f.code} ({f.severity.value})" for f in baseline if f.device == new.device}
+        & {f"{r} ({sev.value})" for r in rules for sev in Severity}
+    )
+    return ", ".join(got)
 
 
 def _first_by(

@@ -24,8 +24,9 @@ Settings and their values:
 - ``prio_buffer``: the NIC's priority -> receive buffer vector (RT506): the lossless
   priorities alone in the largest buffer the lossy ones do not use.
 
-Rules not listed have no automatic remedy: the plan names them ("no automatic fix") instead
-of changing anything.
+Rules not listed have no automatic remedy: the plan names them instead of changing anything,
+with the reason :func:`no_remedy_reason` gives (per rule where a plain reason is known, e.g.
+RT404 and RT705).
 """
 
 from __future__ import annotations
@@ -300,6 +301,63 @@ REMEDIES: dict[str, Remedy] = {
     "RT706": ecn_queue,
 }
 """Rule code -> its remedy (explicit registry; codes not listed have no automatic fix)."""
+
+
+_RT705_RULES = {
+    "DSCP plan": "RT102/RT702",
+    "lossless set": "RT201/RT202/RT701",
+    "PFC set": "RT201/RT202/RT701",
+    "CNP class": "RT103/RT403",
+    "PFC watchdog policy": "RT205/RT207",
+    "trust mode": "RT101/RT702",
+    "CNP DSCP/priority": "RT313/RT316",
+    "MTU": "RT601/RT703",
+}
+"""RT705 aspect label (as its message names it) -> the rules that judge that setting against
+the intent (their remedies are the fixes)."""
+
+
+def _no_remedy_rt404(finding: Finding) -> str:
+    queues = finding.message.split(" are strict", 1)[0]
+    return (
+        f"{queues} would each need a DWRR/ETS share, taken from the classes that have one "
+        "today: the bandwidth split is a policy decision, so no automatic change is safe; give the data queues a share by hand (`no priority` "
+        "and a `bandwidth percent`, or the platform's ETS weights) or use --converge"
+    )
+
+
+def rt705_rules(finding: Finding) -> tuple[str, ...]:
+    """The rules that judge the setting an RT705 finding compares (empty: not known)."""
+    rules = next(
+        (r for label, r in _RT705_RULES.items() if f" has {label} " in finding.message), ""
+    )
+    return tuple(rules.split("/")) if rules else ()
+
+
+def _no_remedy_rt705(finding: Finding) -> str:
+    rules = "/".join(rt705_rules(finding))
+    where = f"the rules that judge it against the intent ({rules})" if rules else "another rule"
+    return (
+        "RT705 compares a device with the fabric's majority, not with the intent: moving it "
+        "to the majority could move it away from the intent, so no automatic change is made; "
+        f"the fix is that of {where}, which the plan applies when such a finding is at or "
+        "above --fail-on"
+    )
+
+
+NO_REMEDY: dict[str, Callable[[Finding], str]] = {
+    "RT404": _no_remedy_rt404,
+    "RT705": _no_remedy_rt705,
+}
+"""Rule code -> why its findings get no automatic change (said per finding in the plan)."""
+
+
+def no_remedy_reason(finding: Finding) -> str:
+    """Why the plan leaves ``finding`` to a person (rules without a remedy)."""
+    reason = NO_REMEDY.get(finding.code)
+    if reason is not None:
+        return reason(finding)
+    return "no automatic fix for this rule: fix it by hand or use --converge"
 
 
 @dataclass

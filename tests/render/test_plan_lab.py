@@ -132,6 +132,35 @@ def test_warning_level_fixes_spine1_in_place() -> None:
     assert change["commands"] == ["priority-flow-control pause watchdog action drop"]
     assert spine1["rollback"]["commands"] == ["priority-flow-control pause watchdog action no-drop"]
     assert {u["code"] for u in spine1["unfixed"]} == {"RT404"}  # scheduling: no automatic fix
+    for item in spine1["unfixed"]:  # said plainly, per finding: which queues, and why not
+        assert item["why"].startswith("queues {1,2,4,5,7} would each need a DWRR/ETS share")
+        assert "policy decision, so no automatic change is safe" in item["why"]
+
+
+def test_rt705_without_remedy_says_why() -> None:
+    from rocetune.model import Finding
+    from rocetune.render.remedy import no_remedy_reason, rt705_rules
+
+    finding = Finding(
+        code="RT705",
+        name="fabric-uniform",
+        severity=Severity.WARNING,
+        device="spine1",
+        message="spine1 has PFC watchdog policy on, forward, 200/200 ms, while 4 of 5 ...",
+    )
+    assert rt705_rules(finding) == ("RT205", "RT207")
+    why = no_remedy_reason(finding)
+    assert "not with the intent" in why
+    assert "(RT205/RT207)" in why
+
+
+def test_error_level_names_the_cause_of_a_raised_rt705() -> None:
+    # leaf1 gets a watchdog at error level; spine1's action (forward, RT207: a warning, out of
+    # scope) is then the fabric's odd one: the plan says it is the same root cause
+    spine1 = _devices("error")["spine1"]
+    assert spine1["changes"] == []
+    assert [f["code"] for f in spine1["new_findings"]] == ["RT705"]
+    assert any("repeats RT207 (warning) on spine1" in n for n in spine1["notes"])
 
 
 def test_json_is_stable_and_complete() -> None:

@@ -60,8 +60,8 @@ def _rendered_only(fab: Fabric) -> Fabric:
 def test_lab_round_trip_has_no_errors_or_warnings(lab: AuditResult, tmp_path: Path) -> None:
     result = lint_rendered(render_fabric(lab.fabric), tmp_path, lab.fabric.intent)
     assert result.errors == []
-    # NX-OS WRED with `ecn` still drops non-ECT packets early (the driver's reading): RT303
-    assert [p.split(":")[0] for p in loud(result)] == ["RT303 spine2 "]
+    # NX-OS WRED with `ecn`: what non-ECT packets get is undocumented, RT303 says RT000
+    assert loud(result) == []
     assert sorted(result.fabric.devices) == sorted(RENDERED)
 
 

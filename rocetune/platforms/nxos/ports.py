@@ -32,10 +32,11 @@ Per-port decisions (each documented with its basis):
 - Link pause: ``flowcontrol receive|send on`` -> True; absent -> operational data, else
   False (802.3x pause is off by default on NX-OS).
 - ECN and schedulers: the egress queuing policy (interface or system) by queue; without one
-  the built-in default policy applies: no ECN (``{}``), scheduler weights unknown. A marking
-  (``ecn``) profile drops non-ECT packets early (``red_drop=True``) unless the system
+  the built-in default policy applies: no ECN (``{}``), scheduler weights unknown. Whether a
+  marking (``ecn``) profile also drops non-ECT packets early is not documented in a source
+  rocetune has (``red_drop=None``, RT303 says it could not verify) unless the system
   network-qos class of that queue, or the global config, has ``congestion-control
-  random-detect forward-nonecn`` (then ``red_drop=False``).
+  random-detect forward-nonecn`` (then ``red_drop=False``: the command forwards them).
 - Ingress buffers: ``pause buffer-size B pause-threshold P resume-threshold R`` in the bound
   input queuing policy -> ``pg_buffers[qos-group]`` with size B, ``pause_threshold_bytes`` P,
   ``xon_bytes`` R and ``xoff_bytes`` B - P (the headroom above the pause point)

@@ -10,8 +10,10 @@ modelled (their actions are reported).
 Queuing actions: ``bandwidth remaining percent X`` and ``bandwidth percent X`` ->
 ``Scheduler(kind="dwrr", weight=X)``; ``priority [level N]`` -> ``strict``;
 ``random-detect minimum-threshold A <unit> maximum-threshold B <unit> drop-probability P
-weight W [ecn]`` -> ``EcnProfile`` (``ecn`` keyword: marks; WRED still drops packets that
-are not ECN-capable, the RFC 3168 router behaviour, so ``red_drop`` is True either way);
+weight W [ecn]`` -> ``EcnProfile`` (without ``ecn``: WRED drops, ``red_drop`` True; with
+``ecn``: marks ECN-capable packets, and what it does to packets that are not ECN-capable is
+not stated by any Cisco page rocetune has read, so ``red_drop`` is None (RT303 says it could
+not verify) unless ``forward-nonecn`` applies, see below);
 ``random-detect threshold burst-optimized|mesh-optimized [ecn]`` -> an ECN profile whose
 thresholds the switch chooses (None) and a fact; ``random-detect non-ecn threshold ...``
 only moves the drop point of non-ECT packets (accepted). ``shape``, ``queue-limit`` and
@@ -202,7 +204,7 @@ def _random_detect(node: Node, entry: QueueEntry, policy: QueuingPolicy, issues:
     if words[1:2] == ["non-ecn"]:
         return
     if words[1:2] == ["threshold"] and len(words) in (3, 4) and words[2].endswith("-optimized"):
-        entry.ecn = EcnProfile(name=policy.name, ecn_mark=ecn, red_drop=True)
+        entry.ecn = EcnProfile(name=policy.name, ecn_mark=ecn, red_drop=_early_drop(ecn))
         entry.ecn_line = node.line
         policy.facts[f"nxos.wred.{policy.name}.q{entry.queue}"] = words[2]
         return
@@ -217,12 +219,23 @@ def _random_detect(node: Node, entry: QueueEntry, policy: QueuingPolicy, issues:
     entry.ecn = EcnProfile(
         name=policy.name,
         ecn_mark=ecn,
-        red_drop=True,
+        red_drop=_early_drop(ecn),
         min_threshold_bytes=low,
         max_threshold_bytes=high,
         max_probability_pct=None if prob is None else float(prob),
     )
     entry.ecn_line = node.line
+
+
+def _early_drop(ecn: bool) -> bool | None:
+    """``red_drop`` of a ``random-detect`` line: a WRED line without ``ecn`` drops early.
+
+    With ``ecn`` the Nexus 9000 QoS guide says only that ECN "marks packets instead of
+    dropping them"; whether packets that are not ECN-capable are still dropped early is not
+    stated in a Cisco source rocetune has (Cisco's data models do offer a separate "forward
+    non-ECN" switch, which hints that they are, but that is an inference): unknown (None).
+    """
+    return None if ecn else True
 
 
 def _after(words: list[str], key: str, skip: int = 1) -> str | None:

@@ -155,7 +155,8 @@ def test_wred_ecn_forms() -> None:
         "    random-detect minimum-threshold 10 packets maximum-threshold 20 packets"
         " drop-probability 5 weight 0 ecn\n"
     )
-    assert ecn == {3: EcnProfile(name="Q", ecn_mark=True, red_drop=True, max_probability_pct=5.0)}
+    # with ecn: what non-ECT packets get is not documented -> unknown
+    assert ecn == {3: EcnProfile(name="Q", ecn_mark=True, red_drop=None, max_probability_pct=5.0)}
     assert [line for line, _ in issues] == [3]
 
 
@@ -164,7 +165,7 @@ def test_burst_optimized_and_non_ecn_threshold() -> None:
         "    random-detect threshold burst-optimized ecn\n"
         "    random-detect non-ecn threshold 500 kbytes\n"
     )
-    assert ecn == {3: EcnProfile(name="Q", ecn_mark=True, red_drop=True)}
+    assert ecn == {3: EcnProfile(name="Q", ecn_mark=True, red_drop=None)}
     assert issues == []
     text = (
         "policy-map type queuing Q\n  class type queuing c-out-8q-q3\n"

@@ -321,8 +321,9 @@ def _no_remedy_rt404(finding: Finding) -> str:
     queues = finding.message.split(" are strict", 1)[0]
     return (
         f"{queues} would each need a DWRR/ETS share, taken from the classes that have one "
-        "today: the bandwidth split is a policy decision, so no automatic change is safe; give the data queues a share by hand (`no priority` "
-        "and a `bandwidth percent`, or the platform's ETS weights) or use --converge"
+        "today: the bandwidth split is a policy decision, so no automatic change is safe; "
+        "give the data queues a share by hand (`no priority` and a `bandwidth percent`, or "
+        "the platform's ETS weights) or use --converge"
     )
 
 

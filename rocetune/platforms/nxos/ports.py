@@ -38,10 +38,12 @@ Per-port decisions (each documented with its basis):
   network-qos class of that queue, or the global config, has ``congestion-control
   random-detect forward-nonecn`` (then ``red_drop=False``: the command forwards them).
 - Ingress buffers: ``pause buffer-size B pause-threshold P resume-threshold R`` in the bound
-  input queuing policy -> ``pg_buffers[qos-group]`` with size B, ``pause_threshold_bytes`` P,
-  ``xon_bytes`` R and ``xoff_bytes`` B - P (the headroom above the pause point)
-  **[semantics from the command's keywords and Cisco's no-drop buffer descriptions; the
-  exact hardware accounting is not verified]**; otherwise None (the switch sizes it).
+  input queuing policy, else in the no-drop class of the system network-qos policy (the
+  Nexus 9000 form, with ``pfc-cos``) -> ``pg_buffers[qos-group]`` with size B,
+  ``pause_threshold_bytes`` P, ``xon_bytes`` R and ``xoff_bytes`` B - P (the headroom
+  above the pause point) **[semantics from the command's keywords and Cisco's no-drop
+  buffer descriptions; the exact hardware accounting is not verified]**; otherwise None
+  (the switch sizes it).
 - Fields a port's defaults would decide (trust ``port``, MTU 1500, no ECN, no watchdog, no
   link pause) are left unknown (None) when a line of the port's interface body that may
   change them was not understood (:func:`unread_defaults`).
@@ -279,27 +281,38 @@ def _egress(
 def _ingress(
     iface: IfaceConfig | None, cfg: NxosConfig, plan: Plan, lines: dict[str, int]
 ) -> dict[str, object]:
-    """Explicit no-drop ingress buffers: the ``pause buffer-size`` lines of the bound input
-    queuing policy, per qos-group (= PG, see :mod:`.plan`). Without such a policy, or for a
-    class without the line, the switch sizes the buffer itself: unknown (None)."""
+    """Explicit no-drop ingress buffers per qos-group (= PG, see :mod:`.plan`): the ``pause
+    buffer-size`` lines of the system network-qos policy's no-drop classes (every port), then
+    those of the bound input queuing policy, which win for their class. Without either, the
+    switch sizes the buffer itself: unknown (None)."""
+    pgs: dict[int, BufferProfile] = {}
+    network = cfg.system.get("network-qos")
+    nq_policy = plan.network.get(network[0]) if network is not None else None
+    if nq_policy is not None:
+        for group, nq in sorted(nq_policy.classes.items()):
+            if nq.pause_buffer is not None and nq.pause_line is not None:
+                name = f"{nq_policy.name} qos-group {group}"
+                pgs[group] = _pause_profile(name, nq.pause_buffer)
+                lines[f"pg_buffers.{group}"] = nq.pause_line
     bound = _binding(iface, cfg, "queuing-in")
     policy = plan.queuing.get(bound[0]) if bound is not None else None
-    if policy is None:
-        return {}
-    pgs: dict[int, BufferProfile] = {}
-    for group, entry in sorted(policy.queues.items()):
-        if entry.pause is None or entry.pause_line is None:
-            continue
-        size, pause, resume = entry.pause
-        pgs[group] = BufferProfile(
-            name=f"{policy.name} qos-group {group}",
-            size_bytes=size,
-            xoff_bytes=max(size - pause, 0),
-            xon_bytes=resume,
-            pause_threshold_bytes=pause,
-        )
-        lines[f"pg_buffers.{group}"] = entry.pause_line
+    if policy is not None:
+        for group, entry in sorted(policy.queues.items()):
+            if entry.pause is not None and entry.pause_line is not None:
+                pgs[group] = _pause_profile(f"{policy.name} qos-group {group}", entry.pause)
+                lines[f"pg_buffers.{group}"] = entry.pause_line
     return {"pg_buffers": pgs} if pgs else {}
+
+
+def _pause_profile(name: str, values: tuple[int, int, int]) -> BufferProfile:
+    size, pause, resume = values
+    return BufferProfile(
+        name=name,
+        size_bytes=size,
+        xoff_bytes=max(size - pause, 0),
+        xon_bytes=resume,
+        pause_threshold_bytes=pause,
+    )
 
 
 def _nonecn(profile: EcnProfile, forward_line: int | None) -> EcnProfile:

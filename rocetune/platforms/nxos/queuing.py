@@ -23,9 +23,11 @@ Network-qos classes: ``c-8q-nq<N>`` / ``c-8q-nq-default`` / ``c-nq<N>`` / ``c-nq
 / ``class-default`` select qos-group N (0), or a ``class-map type network-qos`` with ``match
 qos-group N``. ``pause pfc-cos <list>`` makes the class no-drop and names the CoS values
 used in PFC frames (S20); ``pause no-drop`` and a bare ``pause`` (Nexus 5000 style) take the
-CoS from ``pfc-cos`` or from the class-map's ``match cos``; ``pause buffer-size ...
-pause-threshold ... resume-threshold ...`` is read for its ``pfc-cos`` and its buffer values
-are reported; ``no pause`` is lossy; ``mtu N`` is the class MTU.
+CoS from ``pfc-cos`` or from the class-map's ``match cos``; ``pause buffer-size B
+pause-threshold P resume-threshold R pfc-cos <list>`` (the Nexus 9000 network-qos form) is
+read for its ``pfc-cos`` and, like the same keywords in an ingress queuing policy, as the
+no-drop class's ingress buffer on every port that no input queuing policy sizes
+(:mod:`.ports`); ``no pause`` is lossy; ``mtu N`` is the class MTU.
 ``congestion-control random-detect forward-nonecn`` makes the WRED-ECN queue of the class
 forward packets that are not ECN-capable instead of early-dropping them (the Nexus 9000 QoS
 guide's "forward non-ECN traffic" option, NX-OS 9.3 and later) **[command placement from the
@@ -87,6 +89,9 @@ class NqClass:
     mtu_line: int | None = None
     forward_nonecn: int | None = None
     """Line of ``congestion-control random-detect forward-nonecn`` in this class."""
+    pause_buffer: tuple[int, int, int] | None = None
+    """``pause buffer-size B pause-threshold P resume-threshold R pfc-cos ...`` (bytes): the
+    no-drop class's ingress buffer on every port (the Nexus 9000 network-qos form)."""
     bare_no_drop: bool = False
     """``pause no-drop`` without ``pfc-cos`` and without a CoS in the class-map: the PFC
     CoS comes from the type-qos classification (:mod:`.plan`)."""
@@ -139,22 +144,28 @@ def read_queuing(
 _PAUSE_KEYS = ("buffer-size", "pause-threshold", "resume-threshold")
 
 
-def _pause_buffer(node: Node, entry: QueueEntry, issues: Issues) -> None:
-    """``pause buffer-size B pause-threshold P resume-threshold R`` (bytes) in the class of an
-    ingress queuing policy: the no-drop class's ingress buffer B, sending pause when it fills
-    to P and resuming below R; B - P is the headroom for what arrives after pause. Read in
-    that exact form (their order is RT502's to judge); any other form is reported."""
-    words = node.words[1:]
+def _pause_values(words: list[str], node: Node, issues: Issues) -> tuple[int, int, int] | None:
+    """``buffer-size B pause-threshold P resume-threshold R`` (bytes, after ``pause``): the
+    no-drop class's ingress buffer B, sending pause when it fills to P and resuming below R;
+    B - P is the headroom for what arrives after pause. Read in that exact form (their order
+    is RT502's to judge); any other form is reported."""
     pairs = dict(zip(words[0::2], words[1::2], strict=False))
     if len(words) != 6 or set(pairs) != set(_PAUSE_KEYS):
         issues.node(node, "pause buffer form not understood", features=("pfc", "buffers"))
-        return
+        return None
     values = [parse_int(pairs[k], 0, 1 << 30) for k in _PAUSE_KEYS]
     if any(v is None for v in values):
         issues.node(node, "invalid pause buffer value (bytes expected)", features=("buffers",))
-        return
+        return None
     size, pause, resume = (int(v or 0) for v in values)
-    entry.pause, entry.pause_line = (size, pause, resume), node.line
+    return size, pause, resume
+
+
+def _pause_buffer(node: Node, entry: QueueEntry, issues: Issues) -> None:
+    """``pause buffer-size ...`` in the class of an ingress queuing policy."""
+    got = _pause_values(node.words[1:], node, issues)
+    if got is not None:
+        entry.pause, entry.pause_line = got, node.line
 
 
 def _unknown_class(pclass: PolicyClass, kind: str, reason: str, issues: Issues) -> None:
@@ -308,7 +319,8 @@ def _nq_action(node: Node, nq: NqClass, cmap: ClassMap | None, issues: Issues) -
     nq.pfc_cos = _pause_cos(node, cmap, issues)
     nq.bare_no_drop = nq.pfc_cos is None and words == ["pause", "no-drop"]
     if "buffer-size" in words:
-        issues.node(node, "pause buffer-size/thresholds not modelled (pfc-cos is read)")
+        end = words.index("pfc-cos") if "pfc-cos" in words else len(words)
+        nq.pause_buffer = _pause_values(words[1:end], node, issues)
 
 
 def _pause_cos(node: Node, cmap: ClassMap | None, issues: Issues) -> tuple[int, ...] | None:

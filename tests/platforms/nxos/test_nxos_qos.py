@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rocetune.model import EcnProfile, Scheduler
 from tests.platforms.nxos.nxos_helpers import ALL_ZERO, BLUEPRINT_QOS, device, port, unparsed
 
@@ -248,7 +250,44 @@ def test_pause_forms() -> None:
     )
     buffer = "    pause buffer-size 100 pause-threshold 80 resume-threshold 60 pfc-cos 3\n"
     rx, _, _, issues = _network(f"  class type network-qos c-8q-nq3\n{buffer}")
-    assert (rx, issues) == ((3,), [(3, buffer.strip())])
+    assert (rx, issues) == ((3,), [])  # the N9K network-qos form is read (no RT001)
+    bad = "    pause buffer-size 100 pause-threshold 80 pfc-cos 3\n"
+    rx, _, _, issues = _network(f"  class type network-qos c-8q-nq3\n{bad}")
+    assert (rx, issues) == ((3,), [(3, bad.strip())])  # a form not understood stays RT001
+
+
+NQ_BUFFER = (
+    "policy-map type network-qos NQ\n"
+    "  class type network-qos c-8q-nq3\n"
+    "    pause buffer-size 100000 pause-threshold 60000 resume-threshold 40000 pfc-cos 3\n"
+    "    mtu 9216\n"
+    "system qos\n  service-policy type network-qos NQ\n"
+)
+
+
+def test_network_qos_pause_buffer_is_every_ports_pg_buffer() -> None:
+    text = NQ_BUFFER + "interface Ethernet1/1\n  priority-flow-control mode on\n"
+    got = port(text)
+    pg = (got.pg_buffers or {})[3]
+    assert (pg.size_bytes, pg.pause_threshold_bytes, pg.xon_bytes, pg.xoff_bytes) == (
+        100_000,
+        60_000,
+        40_000,
+        40_000,
+    )
+    assert got.pfc_priority_to_queue == {3: 3}
+
+
+def test_input_queuing_pause_buffer_wins_over_network_qos() -> None:
+    text = NQ_BUFFER + (
+        "class-map type queuing match-any RDMA\n  match qos-group 3\n"
+        "policy-map type queuing IN\n  class type queuing RDMA\n"
+        "    pause buffer-size 90000 pause-threshold 50000 resume-threshold 30000\n"
+        "interface Ethernet1/1\n  priority-flow-control mode on\n"
+        "  service-policy type queuing input IN\n"
+    )
+    pg = (port(text).pg_buffers or {})[3]
+    assert (pg.size_bytes, pg.pause_threshold_bytes, pg.xon_bytes) == (90_000, 50_000, 30_000)
 
 
 def test_no_drop_class_without_cos_is_unknown() -> None:
@@ -300,3 +339,30 @@ def test_unknown_qos_lines_are_rt001() -> None:
         (33, "service-policy type network-qos NQ"),
         (34, "flowcontrol receive maybe"),
     ]
+
+
+def test_network_qos_pause_buffer_feeds_rt501_rt502(tmp_path: Path) -> None:
+    from rocetune import api
+
+    body = (
+        "interface Ethernet1/1\n  priority-flow-control mode on\n  mtu 9216\n"
+        "  service-policy type qos input Q\n"
+    )
+    qos = (
+        "class-map type qos match-all ROCE\n  match dscp 26\n"
+        "policy-map type qos Q\n  class ROCE\n    set qos-group 3\n"
+    )
+    good = tmp_path / "good.cfg"
+    good.write_text(qos + NQ_BUFFER + body)
+    codes = {f.code for f in api.lint([good], platform="nxos").findings}
+    assert "RT502" not in codes
+    # resume above pause: the order RT502 checks (R < P < B) is broken
+    bad = tmp_path / "bad.cfg"
+    bad.write_text(
+        qos + NQ_BUFFER.replace("resume-threshold 40000", "resume-threshold 70000") + body
+    )
+    found = [f for f in api.lint([bad], platform="nxos").findings if f.code == "RT502"]
+    assert [(f.port, f.severity.value) for f in found] == [("Ethernet1/1", "error")]
+    # the headroom B - P (40 000 B) is judged against an estimate: at most a warning
+    rt501 = [f for f in api.lint([good], platform="nxos").findings if f.code == "RT501"]
+    assert all(f.severity.value != "error" for f in rt501)

@@ -59,7 +59,8 @@ def test_eos_watchdog_without_a_line_is_not_verified() -> None:
     found = _lint(ARISTA_STEPS, "eos")
     assert not [f for f in found if f.code in ("RT205", "RT207")]
     unknown = [f for f in found if f.code == "RT000" and "RT205 pfc-watchdog-on" in f.message]
-    assert unknown and "PFC watchdog state not in snapshot" in unknown[0].message
+    assert unknown
+    assert "PFC watchdog state not in snapshot" in unknown[0].message
 
 
 def test_eos_flowcontrol_on_and_mtu_9216_on_pfc_ports(tmp_path: Path) -> None:
@@ -89,8 +90,10 @@ def test_eos_cos_map_into_the_lossless_tc_is_stray(tmp_path: Path) -> None:
 
 def test_nxos_no_drop_class_mtu_below_the_roce_frame(tmp_path: Path) -> None:
     found = [f for f in _lint(N3132_SCRIPT, "nxos") if f.code == "RT601"]
-    assert found and any("2240" in f.message for f in found)
-    assert "both IP MTU" in found[0].message and "9022 B on the wire" in found[0].message
+    assert found
+    assert any("2240" in f.message for f in found)
+    assert "both IP MTU" in found[0].message
+    assert "9022 B on the wire" in found[0].message
     # the Azure Local TOR sets mtu 9216 on every class: no RT601; a class lowered is reported
     assert not [f for f in _lint(AZURE, "nxos") if f.code == "RT601"]
     text = AZURE.read_text()

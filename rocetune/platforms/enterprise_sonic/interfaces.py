@@ -219,6 +219,10 @@ def _negated(rest: list[str], ports: tuple[str, ...], kdb: KlishDb) -> bool:
         for name in names if entry is not None else ():
             entry.fields.pop(name, None)  # type: ignore[union-attr]
             entry.field_lines.pop(name, None)  # type: ignore[union-attr]
+        if entry is not None and not entry.fields and table == "PFC_WD":
+            # a CONFIG_DB hash without fields does not exist (Redis deletes an emptied hash):
+            # with no watchdog field left the port has no PFC_WD entry, as before the lines
+            kdb.db.tables.get(table, {}).pop(port + suffix, None)
     return True
 
 

@@ -31,7 +31,8 @@ _PROMPT = re.compile(
 )
 _SESSION = re.compile(
     r"^(?:enable|disable|configure(?: terminal)?|conf(?:ig)?(?: t(?:erminal)?)?|exit|end|quit"
-    r"|write memory|configuration write(?: to \S+)?|terminal length \d+|terminal width \d+"
+    r"|write memory|configuration write(?: to \S+(?: no-switch)?)?"
+    r"|terminal length \d+|terminal width \d+"
     r"|(?:no )?cli session paging enable|(?:no )?cli default prefix-modes enable"
     r"|copy \S.*|reload.*|ping \S.*|logout)$"
 )

@@ -16,9 +16,13 @@ none). Settings (:mod:`rocetune.render.remedy`):
   config for that port.
 
 The watchdog and DSCP-map settings have no automatic Onyx remedy (their syntax is not
-confirmed): the plan lists them. Safe apply: ``configuration write to rocetune-before``
-(a saved copy), enter the changes in ``configure terminal``, verify, then ``configuration
-write``; to go back, ``configuration switch-to rocetune-before`` and reload.
+confirmed): the plan lists them. Safe apply (NVIDIA MLNX-OS/Onyx User Manual,
+"Configuration Management",
+https://docs.nvidia.com/networking/display/nvidiamlnxosusermanualv3112300lts/configuration+management):
+``configuration write to rocetune-before no-switch`` saves a copy and keeps the active file
+(without ``no-switch`` the copy would become the active file, and the final ``configuration
+write`` would overwrite it); enter the changes in ``configure terminal``, verify, then
+``configuration write``; to go back, ``configuration switch-to rocetune-before`` and reload.
 """
 
 from __future__ import annotations
@@ -34,7 +38,8 @@ from rocetune.platforms.onyx.context import cli_port
 from rocetune.snapshot import Snapshot, SourceFile
 
 SAFE_APPLY = (
-    "configuration write to rocetune-before; configure terminal; enter the changes; verify; "
+    "configuration write to rocetune-before no-switch; configure terminal; enter the changes; "
+    "verify; "
     "configuration write to keep them (configuration switch-to rocetune-before and reload "
     "to go back)"
 )

@@ -103,3 +103,19 @@ def test_nxos_no_drop_class_mtu_below_the_roce_frame(tmp_path: Path) -> None:
     low = [f for f in _lint(path, "nxos") if f.code == "RT601"]
     assert [f.port for f in low] == ["Ethernet1/17"]
     assert "1500" in low[0].message
+
+
+def test_sonic_port_mtu_is_an_ip_mtu_like_the_hosts() -> None:
+    from rocetune.model import Intent
+
+    # PORT.mtu 9100 on every port of a real SONiC CONFIG_DB: it excludes the 22 B the switch
+    # adds, so hosts at IP MTU 9100 fit (no RT601) and 9101 do not; the message names the unit
+    config = CONFIGS / "sonic" / "su_dbmigrator_acs_msn2700_t0_v3_0_3_flat.json"
+    fits = Intent.model_validate({"mtu": {"host": 9100, "roce": 4096}})
+    found = api.lint([config], platform="sonic", intent=fits).findings
+    assert not [f for f in found if f.code == "RT601"]
+    above = Intent.model_validate({"mtu": {"host": 9101, "roce": 4096}})
+    found = api.lint([config], platform="sonic", intent=above).findings
+    mtu = [f for f in found if f.code == "RT601"]
+    assert len(mtu) == 32
+    assert "both IP MTU, without the 22 B Ethernet header" in mtu[0].message

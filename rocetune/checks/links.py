@@ -260,7 +260,8 @@ def _same_kind(ends: LinkEnds, ma: int, mb: int) -> Iterator[Result]:
     i = 0 if ma < mb else 1
     yield ends.issue(
         i,
-        f"MTU differs across the link: {link.a} {ma}, {link.b} {mb}: frames larger than"
+        f"MTU differs across the link: {link.a} {ma} B, {link.b} {mb} B (IP MTU on both ends,"
+        f" without the 22 B Ethernet header, FCS and VLAN tag): frames larger than"
         f" {min(ma, mb)} from the other end are dropped as oversize",
         observed=f"{link.a} {ma}; {link.b} {mb}",
         expected="equal MTU on both ends",
@@ -277,8 +278,9 @@ def _host_switch(pair: LinkEnds, h: int, intent: Intent) -> Iterator[Result]:
     i = h if hm > intent.mtu.host else 1 - h
     yield pair.issue(
         i,
-        f"host MTU {hm} on {ends[h]} exceeds switch MTU {sm} on {ends[1 - h]}: full-size"
-        " frames from the host are dropped as oversize at the switch",
+        f"host MTU {hm} B on {ends[h]} exceeds switch MTU {sm} B on {ends[1 - h]} (both IP"
+        " MTU, without the 22 B Ethernet header, FCS and VLAN tag): full-size frames from the"
+        " host are dropped as oversize at the switch",
         observed=f"{ends[h]} {hm}; {ends[1 - h]} {sm}",
         expected="host MTU <= switch MTU",
         field="mtu",

@@ -218,6 +218,8 @@ def _unfixed(report: PlanReport, in_scope: Iterable[Finding], fps: dict[int, str
         why = no_remedy_reason(f)
         if target is not None and any(f.code in c.codes for c in target.changes):
             why = "the planned changes do not clear it when replayed (see notes)"
+        elif target is not None and any(n.startswith(f"{f.code}: ") for n in target.notes):
+            why = "its fix has no native form on this platform yet (see notes)"
         item = Unfixed(fp, f, why)
         (target.unfixed if target is not None else report.unfixed).append(item)
 

@@ -11,6 +11,8 @@ Settings and their values:
 
 - ``pfc_add`` / ``pfc_remove``: frozenset of priorities to add to / remove from the port's
   PFC set (RT201, RT202, RT701; RT102 leaves a RoCE priority without PFC to RT201).
+- ``pfc_mode``: ``on`` for a port whose PFC priorities are configured but whose mode leaves
+  them unused (RT201 on NX-OS ``priority-flow-control mode auto|off``).
 - ``dscp``: tuple of (DSCP, priority) pairs for the classification map the port uses
   (RT102, RT104, RT702); only those DSCPs change.
 - ``trust``: ``dscp`` (RT101, RT702 trust mismatch).
@@ -95,8 +97,16 @@ def _pfc_to_intent(finding: Finding, fabric: Fabric, *, remove: bool) -> list[Fi
 
 
 def pfc_missing(finding: Finding, fabric: Fabric) -> list[Fix]:
-    """RT201: add the intent's lossless priorities the port lacks."""
-    return _pfc_to_intent(finding, fabric, remove=False)
+    """RT201: add the intent's lossless priorities the port lacks; a port whose priorities are
+    configured but whose PFC mode leaves them unused (NX-OS ``mode auto``: DCBX decides, or
+    ``mode off``) gets its mode turned on instead."""
+    out = _pfc_to_intent(finding, fabric, remove=False)
+    if out or not (finding.device and finding.port):
+        return out
+    item = _end(fabric, finding.device, finding.port)
+    if isinstance(item, Port) and item.pfc_mode in ("auto", "off"):
+        out.append(_fix(finding, finding.device, finding.port, "pfc_mode", "on"))
+    return out
 
 
 def pfc_extra(finding: Finding, fabric: Fabric) -> list[Fix]:
@@ -354,10 +364,16 @@ NO_REMEDY: dict[str, Callable[[Finding], str]] = {
 
 
 def no_remedy_reason(finding: Finding) -> str:
-    """Why the plan leaves ``finding`` to a person (rules without a remedy)."""
+    """Why the plan leaves ``finding`` to a person (rules without a remedy, or a remedy that
+    finds nothing to change for this finding)."""
     reason = NO_REMEDY.get(finding.code)
     if reason is not None:
         return reason(finding)
+    if finding.code in REMEDIES:
+        return (
+            "the rule's remedy found no setting to change for this finding (the value it "
+            "would set is unknown or already set): fix it by hand or use --converge"
+        )
     return "no automatic fix for this rule: fix it by hand or use --converge"
 
 

@@ -103,6 +103,7 @@ SYNTHETIC: list[tuple[str, str, str | None, object]] = [
     ("spine1", "dscp", None, ((26, 3), (27, 0), (10, 2))),
     ("spine2", "mtu", "Ethernet1/2", 9000),
     ("spine2", "watchdog_on", None, (200.0, 200.0, "drop")),
+    ("spine2", "pfc_mode", "Ethernet1/1", "off"),
     ("leaf1", "dscp", "Ethernet0", ((26, 2), (48, 6), (12, 1))),
     ("leaf1", "mtu", "Ethernet16", 9000),
     ("leaf1", "pfc_add", "Ethernet16", frozenset({4})),

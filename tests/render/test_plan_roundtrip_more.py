@@ -1,4 +1,5 @@
-"""Plan, then rollback, replayed for the platforms outside the lab: Onyx and Enterprise SONiC.
+"""Plan, then rollback, replayed outside the lab: Onyx, Enterprise SONiC, and a real NX-OS
+TOR (Azure Local) whose RoCE port is left to DCBX (``priority-flow-control mode auto``).
 
 The same checks as tests/render/test_plan_roundtrip.py does on the lab: the plan's native
 changes replayed on the snapshot (the platform's simulator), re-parsed and re-linted, clear
@@ -27,6 +28,7 @@ from tests.paths import ROOT
 from tests.render.test_onyx_plan import FAULTY as ONYX_FAULTY
 
 ESONIC_LEAF9 = ROOT / "tests" / "fixtures" / "enterprise_sonic" / "leaf9"
+AZURE_TOR = ROOT / "tests" / "realworld" / "configs" / "nxos" / "azurelocal_tor_qos_policy_nxos.cfg"
 INTENT = (
     "intent:\n  lossless_priorities: [3]\n  roce_dscp: [26]\n"
     "  mtu: {host: 9000, switch: 9216, roce: 4096}\n  cable_length_m: {default: 3}\n"
@@ -37,6 +39,10 @@ def _inventory(tmp_path: Path, platform: str) -> tuple[Path, Path]:
     if platform == "onyx":
         snap = tmp_path / "leaf9.cfg"
         snap.write_text(textwrap.dedent(ONYX_FAULTY).lstrip("\n"))
+    elif platform == "nxos":
+        snap = tmp_path / "tor.cfg"
+        text = AZURE_TOR.read_text()
+        snap.write_text(text.replace("mode on send-tlv", "mode auto"))
     else:
         snap = ESONIC_LEAF9
     inv = tmp_path / "inventory.yaml"
@@ -58,7 +64,7 @@ def _dump(device: Device) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("level", ["error", "warning"])
-@pytest.mark.parametrize("platform", ["onyx", "enterprise_sonic"])
+@pytest.mark.parametrize("platform", ["onyx", "enterprise_sonic", "nxos"])
 def test_plan_then_rollback_gives_back_the_model(platform: str, level: str, tmp_path: Path) -> None:
     inv, source = _inventory(tmp_path, platform)
     result = api.audit(inv)
@@ -81,3 +87,17 @@ def test_plan_then_rollback_gives_back_the_model(platform: str, level: str, tmp_
     claimed = {fp for c in entry["changes"] for fp in c["fixes"]} | set(entry["also_fixes"])
     assert claimed == cleared
     assert [(f.code, f.severity.value) for f in outcome.new] == []
+
+
+def test_nxos_mode_auto_gets_mode_on(tmp_path: Path) -> None:
+    inv, _ = _inventory(tmp_path, "nxos")
+    [entry] = json.loads(to_json(api.plan(inv)))["devices"]
+    pfc = [c for c in entry["changes"] if "RT201" in c["codes"]]
+    assert [c["commands"] for c in pfc] == [
+        ["interface Ethernet1/17", "  priority-flow-control mode on"]
+    ]
+    assert pfc[0]["disruptive"] is True
+    assert entry["rollback"]["commands"][:2] == [
+        "interface Ethernet1/17",
+        "  priority-flow-control mode auto",
+    ]

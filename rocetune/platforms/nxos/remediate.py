@@ -3,7 +3,9 @@
 ECN: the ``random-detect`` line of the lossless queue's class in every queuing policy bound
 (``system qos`` or an interface) gets ``ecn`` appended; the policy keeps its name and its
 bindings (no new policy is created or attached). Watchdog: the global
-``priority-flow-control watch-dog-interval on``. MTU: the interface's ``mtu``. Rollback enters
+``priority-flow-control watch-dog-interval on``. MTU: the interface's ``mtu``. PFC mode
+(RT201 on a port left to DCBX by ``mode auto``): the interface's ``priority-flow-control
+mode on``. Rollback enters
 the old line again, or ``no <line>`` for a line that was not there; as the policies are edited
 in place, nothing is detached or deleted.
 
@@ -31,6 +33,7 @@ UNIT = 2
 SINGLE = (
     "random-detect",
     "mtu",
+    "priority-flow-control mode",
     "priority-flow-control watch-dog-interval",
     "priority-flow-control watch-dog interval",
     "priority-flow-control watch-dog shutdown-multiplier",
@@ -108,6 +111,13 @@ def remediate(fixes: list[Fix], snapshot: Snapshot, device: Device) -> PlatformP
             header = f"interface {fix.port}"
             old = child_starting(find(root, header), "mtu")
             cli.add(fix, [header], f"mtu {fix.value}", old, "mtu", port=fix.port)
+        elif fix.setting == "pfc_mode" and fix.port:
+            # the no-drop CoS are already set system-wide (network-qos): the port only has to
+            # run PFC on them instead of leaving it to DCBX (``mode auto``, the default)
+            header = f"interface {fix.port}"
+            old = child_starting(find(root, header), "priority-flow-control mode")
+            line = f"priority-flow-control mode {fix.value}"
+            cli.add(fix, [header], line, old, "pfc", port=fix.port)
         else:
             cli.notes.append(f"{fix.code}: no automatic NX-OS remedy for {fix.setting}")
     return cli.plan(SAFE_APPLY)

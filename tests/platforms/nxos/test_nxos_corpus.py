@@ -69,7 +69,7 @@ def test_azurelocal_cos_trusting_tor() -> None:
         3: EcnProfile(
             name="QOS_EGRESS_PORT",
             ecn_mark=True,
-            red_drop=True,
+            red_drop=None,  # ecn alone: non-ECT handling undocumented
             min_threshold_bytes=300_000,
             max_threshold_bytes=300_000,
             max_probability_pct=100.0,

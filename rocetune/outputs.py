@@ -19,6 +19,7 @@ import getpass
 import json
 import os
 import socket
+import stat
 import sys
 import tempfile
 import time
@@ -39,7 +40,26 @@ def _failed(exc: OSError, path: Path) -> OutputError:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically (temporary file + rename)."""
+    """Write ``text`` to ``path`` atomically (temporary file + rename).
+
+    Only a regular file (or a new one) is replaced: ``-o /dev/null``, ``-o /dev/stdout`` or a
+    FIFO is written to as a shell redirection would (renaming over them would put a regular
+    file in place of the device, for every user of the machine when run as root), and a
+    symbolic link is followed to the file it names, which is replaced, not the link.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise _failed(exc, path) from None
+    if mode is not None and not stat.S_ISREG(mode):
+        if stat.S_ISDIR(mode):
+            raise OutputError("cannot write: is a directory", file=path)
+        _write_through(path, text)
+        return
+    if path.is_symlink():
+        path = path.resolve()
     directory = path.parent if str(path.parent) else Path()
     tmp: str | None = None
     try:
@@ -56,6 +76,15 @@ def write_atomic(path: Path, text: str) -> None:
         if tmp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+
+
+def _write_through(path: Path, text: str) -> None:
+    """Write to an existing device or FIFO in place (no temporary file, no rename)."""
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as exc:
+        raise _failed(exc, path) from None
 
 
 def check_writable(directory: Path) -> None:

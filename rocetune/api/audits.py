@@ -157,6 +157,10 @@ def audit_inventory(
         for d, item in zip(entries, load_all(jobs, processes), strict=True)
     ]
     result = _assemble(loaded, inv.intent, inv.links, selection or Selection(), options)
+    for name, st in result.devices.items():
+        role = inv.devices[name].role if name in inv.devices else None
+        if role is not None:
+            result.devices[name] = dataclasses.replace(st, role=role)
     result.inventory = str(inv.path)
     if policy is not None or inv.suppressions:
         apply_to_result(result, policy or Policy(), inv.suppressions)

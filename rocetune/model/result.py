@@ -83,6 +83,9 @@ class DeviceStatus:
     platform: str | None
     status: Literal["ok", "error"]
     error: str | None = None
+    role: str | None = None
+    """The inventory's role of the device (reports keep a device that could not be read in
+    its tier); None when not declared."""
 
 
 @dataclass

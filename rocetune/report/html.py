@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from jinja2 import StrictUndefined
@@ -19,6 +20,7 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from rocetune.errors import RocetuneError
 from rocetune.report.html_context import FixText, build_context
+from rocetune.report.html_sources import SourcesOf
 from rocetune.rules_docs import load_doc
 from rocetune.templating import TemplateLoader, templates_root
 
@@ -74,10 +76,13 @@ def render_html(
     generated_at: str | None = None,
     fixes: FixText = fix_text,
     root: Traversable | None = None,
+    sources: SourcesOf | None = None,
+    base: Path | None = None,
 ) -> str:
-    """Render the report; ``fixes`` and ``root`` let tests pin the rule docs and templates."""
+    """Render the report; ``fixes``, ``sources`` and ``root`` let tests pin the rule docs and
+    templates, ``base`` the directory relative source files are linked from."""
     env = environment(root)
-    report = build_context(result, fixes, generated_at)
+    report = build_context(result, fixes, generated_at, sources=sources, base=base)
     script = env.get_template(SCRIPT).render()
     page = env.get_template(PAGE).render(report=report, csp=content_security_policy(script))
     return page + "\n"

@@ -7,13 +7,14 @@ optional ``generated_at`` text, so the report is deterministic.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable, Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from rocetune.model import Fabric, Finding, Severity
-from rocetune.report import display_path
+from rocetune.model import Fabric, Finding
+from rocetune.report.coverage import headline, notes, real_findings
 from rocetune.report.html_common import (
     SEVERITY_LEVEL,
     Level,
@@ -23,50 +24,34 @@ from rocetune.report.html_common import (
     worst_level,
 )
 from rocetune.report.html_diagram import Diagram, EdgeSpec, NodeSpec, build_diagram
+from rocetune.report.html_groups import (
+    FABRIC_GROUP,
+    LINKS_GROUP,
+    Counts,
+    CoverageView,
+    count,
+    coverage_view,
+    file_href,
+    group_key,
+    location,
+)
+from rocetune.report.html_sources import DocBlock, Source, SourcesOf, doc_blocks, rule_sources
 from rocetune.report.html_tables import (
     MATRIX_COLUMNS,
     HeadroomRow,
     LinkRow,
     headroom_rows,
     link_rows,
+    ports_in_use,
 )
 from rocetune.report.html_verify import VerifyView, build_verify
+from rocetune.rules_docs import doc_url
 
 if TYPE_CHECKING:
     from rocetune.model import AuditResult
 
 FixText = Callable[[str], str]
 """Rule code -> the markdown of its "How to fix" section ("" when there is none)."""
-
-
-@dataclass(frozen=True)
-class Segment:
-    """A run of text; ``code`` for an inline code span."""
-
-    text: str
-    code: bool
-
-
-@dataclass(frozen=True)
-class DocBlock:
-    """A paragraph (one item) or a bullet list (one item per bullet)."""
-
-    kind: Literal["p", "ul"]
-    items: tuple[tuple[Segment, ...], ...]
-
-
-@dataclass(frozen=True)
-class Counts:
-    """Findings by severity."""
-
-    error: int = 0
-    warning: int = 0
-    info: int = 0
-
-    @property
-    def total(self) -> int:
-        """All findings."""
-        return self.error + self.warning + self.info
 
 
 @dataclass(frozen=True)
@@ -81,38 +66,78 @@ class FindingView:
     observed: str | None
     expected: str | None
     location: str | None
+    href: str | None
+    """``file:`` address of the source file (None without one)."""
+    doc_url: str
     fix: tuple[DocBlock, ...]
+    sources: tuple[Source, ...]
 
 
 @dataclass(frozen=True)
-class DeviceView:
-    """A row of the device table with its findings."""
+class GroupView:
+    """A row of the findings table: a device, or the ``links``/``fabric`` group of the
+    text report, with its findings and (devices) what was not checked."""
 
     name: str
     dom_id: str
+    kind: Literal["device", "links", "fabric"]
     role: str
     platform: str
     asic: str
-    ports: int
+    ports: str
+    """Ports in use (RoCE scope) or NIC ports; ``-`` when not known."""
+    ports_note: str
+    """Why some ports are not counted (unused or admin down), "" when none is."""
     checked: bool
     status: str
     level: Level
     counts: Counts
     findings: tuple[FindingView, ...]
+    coverage: tuple[CoverageView, ...] = ()
+
+    @property
+    def coverage_rules(self) -> tuple[str, ...]:
+        """Codes of the rules not checked here, sorted."""
+        return tuple(sorted({code for item in self.coverage for code in item.rules}))
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    """A rule of the findings filter: code, name and how many findings it has."""
+
+    code: str
+    name: str
+    count: int
 
 
 @dataclass(frozen=True)
 class Summary:
-    """The counts at the top of the report."""
+    """The counts at the top of the report (coverage notes never count as findings, and
+    nothing that was not checked counts as healthy)."""
 
     counts: Counts
     devices: int
     devices_checked: int
     devices_clean: int
+    """Checked, no finding and nothing left unchecked."""
     links: int
     links_inconsistent: int
+    links_unknown: int
+    """Links with a compared setting not known at an end (neither consistent nor not)."""
     headroom_pgs: int
     headroom_short: int
+    headroom_unchecked: int
+    """Lossless PGs whose headroom the report could not judge (switch-computed, inputs
+    missing)."""
+    coverage: str
+    """``16 rules not checked on 7 devices`` ("" when everything was checked)."""
+    coverage_rules: int
+    coverage_devices: int
+
+    @property
+    def headroom_checked(self) -> int:
+        """Lossless PGs judged against the formula."""
+        return self.headroom_pgs - self.headroom_unchecked
 
 
 @dataclass(frozen=True)
@@ -124,49 +149,36 @@ class ReportContext:
     intent: tuple[tuple[str, str], ...]
     summary: Summary
     diagram: Diagram
-    devices: tuple[DeviceView, ...]
-    fabric_findings: tuple[FindingView, ...]
+    devices: tuple[GroupView, ...]
+    """Device rows, then the ``links`` and ``fabric`` groups when they have findings."""
+    rules: tuple[RuleOption, ...]
     matrix_columns: tuple[str, ...]
     links: tuple[LinkRow, ...]
     headroom: tuple[HeadroomRow, ...]
     verify: VerifyView | None = None
     """The Verification section (None: no verification ran, the section is left out)."""
 
-
-_CODE_SPAN = re.compile(r"`([^`]*)`")
-
-
-def segments(text: str) -> tuple[Segment, ...]:
-    """Split markdown text into plain runs and inline code spans."""
-    parts = _CODE_SPAN.split(" ".join(text.split()))
-    return tuple(Segment(p, i % 2 == 1) for i, p in enumerate(parts) if p)
+    @property
+    def coverage(self) -> tuple[GroupView, ...]:
+        """Devices with something not checked (the Coverage section)."""
+        return tuple(d for d in self.devices if d.coverage)
 
 
-def doc_blocks(markdown: str) -> tuple[DocBlock, ...]:
-    """Paragraphs and bullet lists of a rule doc section (other markdown stays text)."""
-    blocks: list[DocBlock] = []
-    for chunk in re.split(r"\n\s*\n", markdown.strip()):
-        lines = chunk.splitlines()
-        if lines and lines[0].lstrip().startswith("- "):
-            items: list[str] = []
-            for line in lines:
-                if line.lstrip().startswith("- "):
-                    items.append(line.lstrip()[2:])
-                elif items:
-                    items[-1] += " " + line.strip()
-            blocks.append(DocBlock("ul", tuple(segments(i) for i in items)))
-        elif lines:
-            blocks.append(DocBlock("p", (segments(" ".join(lines)),)))
-    return tuple(blocks)
+def _rank(f: Finding) -> tuple[object, ...]:
+    return (-f.severity.rank, f.link or "", natural_key(f.port or ""), f.code)
 
 
-def _rank(f: Finding) -> int:
-    return -f.severity.rank
+@dataclass(frozen=True)
+class Docs:
+    """Per rule code: its fix text and cited sources; ``base`` resolves relative files."""
+
+    fixes: dict[str, tuple[DocBlock, ...]]
+    sources: dict[str, tuple[Source, ...]]
+    base: Path | None
 
 
-def finding_view(f: Finding, fixes: dict[str, tuple[DocBlock, ...]]) -> FindingView:
-    """One finding with its rule's fix text."""
-    path = display_path(f.file)
+def finding_view(f: Finding, docs: Docs) -> FindingView:
+    """One finding with its rule's fix text, doc address and sources."""
     return FindingView(
         code=f.code,
         name=f.name,
@@ -175,17 +187,12 @@ def finding_view(f: Finding, fixes: dict[str, tuple[DocBlock, ...]]) -> FindingV
         message=f.message,
         observed=f.observed,
         expected=f.expected,
-        location=None if path is None else (f"{path}:{f.line}" if f.line else path),
-        fix=fixes.get(f.code, ()),
+        location=location(f.file, f.line),
+        href=file_href(f.file, docs.base),
+        doc_url=doc_url(f.code),
+        fix=docs.fixes.get(f.code, ()),
+        sources=docs.sources.get(f.code, ()),
     )
-
-
-def count(findings: Iterable[Finding]) -> Counts:
-    """Findings by severity."""
-    n = dict.fromkeys(Severity, 0)
-    for f in findings:
-        n[f.severity] += 1
-    return Counts(n[Severity.ERROR], n[Severity.WARNING], n[Severity.INFO])
 
 
 def _device_names(result: AuditResult) -> list[str]:
@@ -195,46 +202,102 @@ def _device_names(result: AuditResult) -> list[str]:
     return sorted(names, key=natural_key)
 
 
+def _ports(result: AuditResult, name: str) -> tuple[str, str]:
+    dev = result.fabric.devices.get(name)
+    if dev is None:
+        return "-", ""
+    if dev.kind == "host":
+        return str(len(dev.nics)), ""
+    used = len(ports_in_use(result.fabric, dev))
+    down = sum(1 for p in dev.ports.values() if p.admin_up is False)
+    unused = len(dev.ports) - used - down
+    notes = [f"{n} {w}" for n, w in ((unused, "unused"), (down, "admin down")) if n]
+    return str(used), ("not counted: " + ", ".join(notes)) if notes else ""
+
+
 def _device_view(
-    name: str, result: AuditResult, found: Sequence[Finding], fixes: dict[str, tuple[DocBlock, ...]]
-) -> DeviceView:
+    name: str,
+    result: AuditResult,
+    found: Sequence[Finding],
+    gaps: tuple[CoverageView, ...],
+    docs: Docs,
+) -> GroupView:
     dev = result.fabric.devices.get(name)
     st = result.devices.get(name)
     if dev is not None:
-        status = "checked"
+        status = "checked" if not gaps else f"checked; coverage gaps: {len(gaps)}"
     elif st is not None:
         status = f"not checked: {st.error or st.status}"
     else:
         status = "not in the inventory (link peer)"
-    ordered = sorted(found, key=_rank)
     level: Level = worst_level(found) if found or dev is not None else "unknown"
-    return DeviceView(
+    ports, note = _ports(result, name)
+    role = (dev.role if dev else st.role if st else None) or "-"
+    return GroupView(
         name=name,
         dom_id=dom_id("device", name),
-        role=(dev.role if dev else None) or "-",
+        kind="device",
+        role=role,
         platform=(dev.platform if dev else (st.platform if st else None)) or "-",
         asic=(dev.asic if dev else None) or "-",
-        ports=len(dev.ports) + len(dev.nics) if dev else 0,
+        ports=ports,
+        ports_note=note,
         checked=dev is not None,
         status=status,
         level=level,
         counts=count(found),
-        findings=tuple(finding_view(f, fixes) for f in ordered),
+        findings=tuple(finding_view(f, docs) for f in sorted(found, key=_rank)),
+        coverage=gaps,
     )
 
 
-def _node(view: DeviceView, fabric: Fabric) -> NodeSpec:
-    dev = fabric.devices.get(view.name)
+_GROUP_STATUS = {
+    LINKS_GROUP: "findings that compare the two ends of a link",
+    FABRIC_GROUP: "findings about the fabric as a whole",
+}
+
+
+def _group_view(
+    key: Literal["links", "fabric"],
+    found: Sequence[Finding],
+    docs: Docs,
+    gaps: Sequence[CoverageView] = (),
+) -> GroupView:
+    return GroupView(
+        name=key,
+        dom_id=dom_id("group", key),
+        kind=key,
+        role="-",
+        platform="-",
+        asic="-",
+        ports="-",
+        ports_note="",
+        checked=True,
+        status=_GROUP_STATUS[key],
+        level=worst_level(found),
+        counts=count(found),
+        findings=tuple(finding_view(f, docs) for f in sorted(found, key=_rank)),
+        coverage=tuple(gaps),
+    )
+
+
+def _node(view: GroupView, result: AuditResult) -> NodeSpec:
+    dev = result.fabric.devices.get(view.name)
+    st = result.devices.get(view.name)
     c = view.counts
     parts = [f"{n} {w}" for n, w in ((c.error, "err"), (c.warning, "warn"), (c.info, "info")) if n]
     what = " · ".join(parts) if parts else "no findings"
     tooltip = f"{view.name} ({view.role}, {view.platform}): {what.replace(' · ', ', ')}"
+    if view.coverage:
+        tooltip += f"; {len(view.coverage)} coverage gap(s): some rules could not run"
     if not view.checked:
         what, tooltip = "not checked", f"{view.name}: {view.status}"
+        if st is not None and st.status == "error":
+            what = "not checked: " + (st.error or "error")
     platform = view.platform if view.asic == "-" else f"{view.platform} · {view.asic}"
     return NodeSpec(
         name=view.name,
-        role=dev.role if dev else None,
+        role=dev.role if dev else (st.role if st else None),
         kind=dev.kind if dev else None,
         level=view.level,
         subtitle=platform,
@@ -272,39 +335,73 @@ def _intent_lines(fabric: Fabric) -> tuple[tuple[str, str], ...]:
     )
 
 
+def _sources_of(codes: Sequence[str], sources: SourcesOf | None) -> dict[str, tuple[Source, ...]]:
+    get = sources if sources is not None else rule_sources
+    return {code: get(code) for code in codes}
+
+
 def build_context(
-    result: AuditResult, fix_text: FixText, generated_at: str | None = None
+    result: AuditResult,
+    fix_text: FixText,
+    generated_at: str | None = None,
+    *,
+    sources: SourcesOf | None = None,
+    base: Path | None = None,
 ) -> ReportContext:
-    """Shape ``result`` for the templates; ``fix_text`` gives each rule's "How to fix"."""
-    fixes = {code: doc_blocks(fix_text(code)) for code in sorted({f.code for f in result.findings})}
-    by_device: dict[str | None, list[Finding]] = {}
-    for f in result.findings:
-        by_device.setdefault(f.device, []).append(f)
-    devices = tuple(
-        _device_view(n, result, by_device.get(n, []), fixes) for n in _device_names(result)
-    )
+    """Shape ``result`` for the templates; ``fix_text`` gives each rule's "How to fix",
+    ``sources`` the documents its doc cites (default: the shipped docs), ``base`` the
+    directory relative file names are resolved against (default: the working directory)."""
+    found = real_findings(result.findings)
+    codes = sorted({f.code for f in found})
+    docs = Docs({c: doc_blocks(fix_text(c)) for c in codes}, _sources_of(codes, sources), base)
+    groups: dict[str, list[Finding]] = {}
+    for f in found:
+        groups.setdefault(group_key(f), []).append(f)
+    gaps: dict[str, list[CoverageView]] = {}
+    items = notes(result.findings)
+    for item in items:
+        gaps.setdefault(item.device or FABRIC_GROUP, []).append(coverage_view(item, base))
+    devices = [
+        _device_view(n, result, groups.get(n, []), tuple(gaps.get(n, ())), docs)
+        for n in _device_names(result)
+        if n not in (LINKS_GROUP, FABRIC_GROUP)
+    ]
     links = link_rows(result.fabric, result.findings)
     headroom = headroom_rows(result.fabric)
-    diagram = build_diagram([_node(d, result.fabric) for d in devices], _edges(result, links))
+    diagram = build_diagram([_node(d, result) for d in devices], _edges(result, links))
+    extra = [
+        _group_view(LINKS_GROUP, groups[LINKS_GROUP], docs) if LINKS_GROUP in groups else None,
+        _group_view(FABRIC_GROUP, groups.get(FABRIC_GROUP, []), docs, gaps.get(FABRIC_GROUP, []))
+        if FABRIC_GROUP in groups or FABRIC_GROUP in gaps
+        else None,
+    ]
     summary = Summary(
-        counts=count(result.findings),
+        counts=count(found),
         devices=len(devices),
         devices_checked=sum(1 for d in devices if d.checked),
-        devices_clean=sum(1 for d in devices if d.checked and d.counts.total == 0),
+        devices_clean=sum(
+            1 for d in devices if d.checked and not d.counts.total and not d.coverage
+        ),
         links=len(links),
         links_inconsistent=sum(1 for r in links if r.mismatches),
+        links_unknown=sum(1 for r in links if r.unknowns and not r.mismatches),
         headroom_pgs=len(headroom),
         headroom_short=sum(1 for r in headroom if r.state == "short"),
+        headroom_unchecked=sum(1 for r in headroom if r.state in ("runtime", "unknown")),
+        coverage=headline(items),
+        coverage_rules=len({code for n in items for code in n.rules}),
+        coverage_devices=len({n.device or FABRIC_GROUP for n in items}),
     )
-    loose = sorted(by_device.get(None, []), key=_rank)
+    names = {f.code: f.name for f in found}
+    per_code = Counter(f.code for f in found)
     return ReportContext(
         title="rocetune audit report",
         generated_at=generated_at,
         intent=_intent_lines(result.fabric),
         summary=summary,
         diagram=diagram,
-        devices=devices,
-        fabric_findings=tuple(finding_view(f, fixes) for f in loose),
+        devices=(*devices, *(g for g in extra if g is not None)),
+        rules=tuple(RuleOption(c, names[c], per_code[c]) for c in codes),
         matrix_columns=MATRIX_COLUMNS,
         links=links,
         headroom=headroom,

@@ -1,9 +1,14 @@
 """Lay out the fabric diagram of the HTML report: devices in tiers, links between them.
 
-Tiers by role, top to bottom: core (superspine), spine, leaf (tor, border), other (a switch
-whose role is unknown, or a device that is not in the model), host. Inside a tier devices
-are ordered by the mean position of their neighbours in the tiers above (fewer crossings),
-then by natural name order, so the layout is deterministic. Coordinates are SVG user units.
+Tiers by role, top to bottom: core (superspine), spine, leaf (tor, border), other, host. A
+device that could not be read keeps the tier of its inventory role; a device without a
+known role that is cabled to a host is a leaf; only what none of this places (a switch with
+an unknown role, a link peer outside the inventory) is drawn under ``other``. Inside a tier
+devices are ordered by the mean position of their neighbours in the tiers above (fewer
+crossings), peers of the same tier side by side, then by natural name order, so the layout
+is deterministic. A link between two devices of one tier (an MLAG/vPC peer link, a
+spine-spine link) is a peer link: drawn straight between the two boxes when they are
+neighbours, as an arch over the tier otherwise. Coordinates are SVG user units.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from rocetune.report.html_common import Level, dom_id, natural_key
 
@@ -87,13 +93,14 @@ class Node:
 
 @dataclass(frozen=True)
 class Edge:
-    """A placed link: an SVG path."""
+    """A placed link: an SVG path; ``kind`` ``peer`` between two devices of one tier."""
 
     label: str
     dom_id: str
     path: str
     level: Level
     tooltip: str
+    kind: Literal["uplink", "peer"] = "uplink"
 
 
 @dataclass(frozen=True)
@@ -133,11 +140,21 @@ class Diagram:
 
 
 def tier_of(role: str | None, kind: str | None) -> str:
-    """The tier of a device from its role (then its kind)."""
+    """The tier of a device from its role (then its kind); ``other`` when neither says."""
     tier = _ROLE_TIER.get((role or "").strip().lower())
     if tier is not None:
         return tier
     return "host" if kind == "host" else "other"
+
+
+def _tiers(specs: Sequence[NodeSpec], adj: dict[str, set[str]]) -> dict[str, str]:
+    """Every device's tier: by role or kind; a device neither places but that is cabled to
+    a host is a leaf (a switch whose role is not declared, an unread link peer)."""
+    tiers = {s.name: tier_of(s.role, s.kind) for s in specs}
+    for name, tier in tiers.items():
+        if tier == "other" and any(tiers.get(n) == "host" for n in adj.get(name, ())):
+            tiers[name] = "leaf"
+    return tiers
 
 
 def _short(name: str) -> str:
@@ -149,9 +166,10 @@ def _order(specs: Sequence[NodeSpec], edges: Sequence[EdgeSpec]) -> list[tuple[s
     for e in edges:
         adj.setdefault(e.a, set()).add(e.b)
         adj.setdefault(e.b, set()).add(e.a)
+    tiers = _tiers(specs, adj)
     by_tier: dict[str, list[str]] = {}
     for s in specs:
-        by_tier.setdefault(tier_of(s.role, s.kind), []).append(s.name)
+        by_tier.setdefault(tiers[s.name], []).append(s.name)
     placed: dict[str, float] = {}
     rows = []
     for tier in TIERS:
@@ -163,10 +181,21 @@ def _order(specs: Sequence[NodeSpec], edges: Sequence[EdgeSpec]) -> list[tuple[s
             pos = [placed[m] for m in adj.get(n, ()) if m in placed]
             return (sum(pos) / len(pos) if pos else math.inf, natural_key(n))
 
-        row = sorted(names, key=key)
+        row = _peers_together(sorted(names, key=key), adj)
         placed.update({n: (i + 0.5) / len(row) for i, n in enumerate(row)})
         rows.append((tier, row))
     return rows
+
+
+def _peers_together(row: list[str], adj: dict[str, set[str]]) -> list[str]:
+    """``row`` with each device's same-tier peer moved next to it (first peer wins)."""
+    out: list[str] = []
+    for name in row:
+        if name in out:
+            continue
+        out.append(name)
+        out.extend(p for p in row if p in adj.get(name, ()) and p not in out)
+    return out
 
 
 def _lanes(row: Sequence[Node]) -> list[int]:
@@ -204,14 +233,21 @@ def _smooth(points: Sequence[tuple[int, int]]) -> str:
     return " ".join(parts)
 
 
+def _peer_path(a: Node, b: Node, offset: int, adjacent: bool) -> str:
+    """A peer link: straight between the facing sides of neighbours, else an arch over
+    the tier (it never runs through the boxes between them)."""
+    lo, hi = (a, b) if a.x < b.x else (b, a)
+    if adjacent:
+        y = lo.y + NODE_H // 2 + offset
+        return f"M {lo.x + NODE_W} {y} L {hi.x} {y}"
+    y = lo.y
+    return (
+        f"M {lo.cx + offset} {y} C {lo.cx + offset} {y - 40}, "
+        f"{hi.cx + offset} {y - 40}, {hi.cx + offset} {y}"
+    )
+
+
 def _edge_path(a: Node, b: Node, offset: int, rows: dict[int, list[Node]]) -> str:
-    if a.y == b.y:
-        lo, hi = (a, b) if a.x < b.x else (b, a)
-        y = a.y + NODE_H
-        return (
-            f"M {lo.cx + offset} {y} C {lo.cx + offset} {y + 48}, "
-            f"{hi.cx + offset} {y + 48}, {hi.cx + offset} {y}"
-        )
     top, bottom = (a, b) if a.y < b.y else (b, a)
     return _smooth(_waypoints(top, bottom, rows, offset))
 
@@ -229,9 +265,16 @@ def _edges(edges: Iterable[EdgeSpec], nodes: dict[str, Node]) -> tuple[Edge, ...
             a, b = nodes.get(e.a), nodes.get(e.b)
             if a is None or b is None:
                 continue
-            offset = (2 * i - (len(group) - 1)) * 5
-            path = _edge_path(a, b, offset, rows)
-            out.append(Edge(e.label, dom_id("edge", e.label), path, e.level, e.tooltip))
+            kind: Literal["uplink", "peer"]
+            if a.y == b.y:
+                row = rows[a.y]
+                adjacent = abs(row.index(a) - row.index(b)) == 1
+                offset = (2 * i - (len(group) - 1)) * 6
+                path, kind = _peer_path(a, b, offset, adjacent), "peer"
+            else:
+                offset = (2 * i - (len(group) - 1)) * 5
+                path, kind = _edge_path(a, b, offset, rows), "uplink"
+            out.append(Edge(e.label, dom_id("edge", e.label), path, e.level, e.tooltip, kind))
     return tuple(out)
 
 

@@ -4,13 +4,16 @@ Both are plain data (strings preformatted here) so the templates only lay them o
 
 Link matrix: for every link of ``Fabric.links`` both ends side by side for trust, the RoCE
 DSCP -> priority mapping, the lossless (PFC rx and tx) priorities, MTU, the CNP DSCP ->
-priority mapping and speed. A cell is ``mismatch`` when the ends differ, ``unknown`` when an
-end is not known, ``intent`` when both agree but differ from the intent, else ``ok``.
+priority mapping and speed. Cells are judged the way the link rules judge them: a cell is
+``mismatch`` when the ends disagree (for MTU on a host-switch link: the host's MTU is above
+the switch's, RT703; a host below its switch is the intent), ``unknown`` when an end is not
+known, ``intent`` when the ends agree but miss the intent, else ``ok``.
 
-Headroom: every switch port whose intent lossless priority lands in a PG with a lossless
-buffer profile; configured xoff against :func:`rocetune.tune.headroom.compute_headroom` for
-the port's speed, MTU and cable length (the fabric link's length when that is longer), with
-the ASIC constants of ``Device.asic`` and RT501's default traffic pattern and tolerance.
+Headroom: every switch port in use (RoCE scope) whose intent lossless priority lands in a PG
+with a lossless buffer profile; configured xoff against
+:func:`rocetune.tune.headroom.compute_headroom` for the port's speed, MTU and cable length
+(the fabric link's length when that is longer), with the ASIC constants of ``Device.asic``
+and RT501's default traffic pattern and tolerance.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from typing import Literal
 from rocetune.checks.base import CheckContext, RuleOptions
 from rocetune.checks.buffers import HeadroomOptions, lossless_pgs
 from rocetune.checks.helpers import DSCP_TRUST, PortLike, lossless_priorities, profile_is_lossless
+from rocetune.checks.nic_port import ROCE_HEADERS_BYTES
+from rocetune.checks.scope import roce_scope
 from rocetune.model import Device, Fabric, Finding, Intent, LinkEnd, Port
 from rocetune.report.html_common import (
     Level,
@@ -76,10 +81,14 @@ class LinkRow:
         """Cells whose two ends differ."""
         return sum(1 for c in self.cells if c.state == "mismatch")
 
+    @property
+    def unknowns(self) -> int:
+        """Cells with an end not known (neither consistent nor not)."""
+        return sum(1 for c in self.cells if c.state == "unknown")
+
 
 # An attribute: (display text, comparable value or None when unknown).
 Value = tuple[str, Hashable | None]
-Attribute = tuple[Callable[[PortLike, Intent], Value], Callable[[Hashable, Intent], bool] | None]
 
 
 def _trust(port: PortLike, intent: Intent) -> Value:
@@ -122,15 +131,62 @@ def _speed(port: PortLike, intent: Intent) -> Value:
     return (fmt_speed(s), s) if s is not None else ("?", None)
 
 
+@dataclass(frozen=True)
+class End:
+    """One known end of a link under comparison: its value and whether it is a switch port."""
+
+    value: Hashable
+    switch: bool
+
+
+def _equal(a: End, b: End, intent: Intent) -> bool:
+    return a.value == b.value
+
+
+def _mtu_agree(a: End, b: End, intent: Intent) -> bool:
+    """RT703: equal on switch-switch (and host-host) links; on a host-switch link the host's
+    MTU may be below the switch's (host 9000 under switch 9214 is the intent)."""
+    if a.switch == b.switch:
+        return a.value == b.value
+    host, switch = (b, a) if a.switch else (a, b)
+    return (
+        isinstance(host.value, int) and isinstance(switch.value, int) and host.value <= switch.value
+    )
+
+
+def _mtu_intent(end: End, intent: Intent) -> bool:
+    """RT601 (a switch port carries the host MTU) and RT602 (a NIC carries RoCE frames)."""
+    if not isinstance(end.value, int):
+        return False
+    if end.switch:
+        return end.value >= intent.mtu.host
+    return end.value >= intent.mtu.roce + ROCE_HEADERS_BYTES
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """A column of the matrix: an end's value, whether two ends agree, whether an end meets
+    the intent (None: the intent says nothing about it)."""
+
+    get: Callable[[PortLike, Intent], Value]
+    agree: Callable[[End, End, Intent], bool] = _equal
+    meets: Callable[[End, Intent], bool] | None = None
+
+
 ATTRIBUTES: tuple[Attribute, ...] = (
-    (_trust, lambda v, i: v == "L3"),
-    (_roce, lambda v, i: isinstance(v, tuple) and all(p in i.lossless_priorities for p in v)),
-    (_pfc, lambda v, i: v == frozenset(i.lossless_priorities)),
-    (_mtu, None),
-    (_cnp, lambda v, i: v == (i.cnp.priority,)),
-    (_speed, None),
+    Attribute(_trust, meets=lambda e, i: e.value == "L3"),
+    Attribute(
+        _roce,
+        meets=lambda e, i: (
+            isinstance(e.value, tuple) and all(p in i.lossless_priorities for p in e.value)
+        ),
+    ),
+    Attribute(_pfc, meets=lambda e, i: e.value == frozenset(i.lossless_priorities)),
+    Attribute(_mtu, agree=_mtu_agree, meets=_mtu_intent),
+    Attribute(_cnp, meets=lambda e, i: e.value == (i.cnp.priority,)),
+    Attribute(_speed),
 )
-"""One per :data:`MATRIX_COLUMNS`: the value of an end, and whether a value meets the intent."""
+"""One per :data:`MATRIX_COLUMNS`."""
 
 
 def end_port(fabric: Fabric, end: LinkEnd) -> PortLike | None:
@@ -142,14 +198,14 @@ def end_port(fabric: Fabric, end: LinkEnd) -> PortLike | None:
 
 
 def _cell(attr: Attribute, a: PortLike | None, b: PortLike | None, intent: Intent) -> MatrixCell:
-    get, meets = attr
-    ta, va = get(a, intent) if a is not None else ("not in model", None)
-    tb, vb = get(b, intent) if b is not None else ("not in model", None)
+    ta, va = attr.get(a, intent) if a is not None else ("not in model", None)
+    tb, vb = attr.get(b, intent) if b is not None else ("not in model", None)
     if va is None or vb is None:
         return MatrixCell(ta, tb, "unknown")
-    if va != vb:
+    ea, eb = End(va, isinstance(a, Port)), End(vb, isinstance(b, Port))
+    if not attr.agree(ea, eb, intent):
         return MatrixCell(ta, tb, "mismatch")
-    if meets is not None and not meets(va, intent):
+    if attr.meets is not None and not (attr.meets(ea, intent) and attr.meets(eb, intent)):
         return MatrixCell(ta, tb, "intent")
     return MatrixCell(ta, tb, "ok")
 
@@ -223,8 +279,8 @@ _STATUS: dict[HeadroomState, str] = {
     "ok": "ok",
     "tolerance": "ok (within tolerance)",
     "short": "short",
-    "runtime": "switch-computed",
-    "unknown": "not computed",
+    "runtime": "? switch-computed",
+    "unknown": "? not computed",
 }
 
 
@@ -317,14 +373,22 @@ def _port_rows(fabric: Fabric, dev: Device, port: Port, ctx: CheckContext) -> li
     return rows
 
 
+def ports_in_use(fabric: Fabric, dev: Device) -> tuple[Port, ...]:
+    """The switch ports that carry RoCE, as the rules scope them
+    (:func:`rocetune.checks.scope.roce_scope`: declared ``roce_ports``, else the linked
+    ports, else the ports with lossless configuration); unused and admin-down ports are left
+    out."""
+    return roce_scope(dev, fabric.links).roce
+
+
 def headroom_rows(fabric: Fabric) -> tuple[HeadroomRow, ...]:
-    """Every lossless PG of every switch, devices and ports in natural order."""
+    """Every lossless PG of every switch port in use, devices and ports in natural order."""
     ctx = CheckContext(fabric=fabric, options=RuleOptions())
     rows: list[HeadroomRow] = []
     for name in sorted(fabric.devices, key=natural_key):
         dev = fabric.devices[name]
         if dev.kind != "switch":
             continue
-        for pname in sorted(dev.ports, key=natural_key):
-            rows.extend(_port_rows(fabric, dev, dev.ports[pname], ctx))
+        for port in sorted(ports_in_use(fabric, dev), key=lambda p: natural_key(p.name)):
+            rows.extend(_port_rows(fabric, dev, port, ctx))
     return tuple(rows)

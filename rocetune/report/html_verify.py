@@ -31,7 +31,7 @@ AXIS_STEP = 25
 _VERDICT_LEVEL: dict[str, Level] = {
     "pass": "ok",
     "low": "error",
-    "impossible": "warning",
+    "impossible": "error",
     "high": "error",
     "failed": "error",
     "no result": "unknown",

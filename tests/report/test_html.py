@@ -17,8 +17,10 @@ from rocetune.api import audit
 from rocetune.report import FORMATS
 from rocetune.report import html as html_report
 from rocetune.report.html import environment, render, render_html, templates_dir
-from rocetune.report.html_context import build_context, doc_blocks
-from rocetune.report.html_diagram import tier_of
+from rocetune.model import AuditResult
+from rocetune.report.html_context import ReportContext, build_context, doc_blocks
+from rocetune.report.html_diagram import NodeSpec, build_diagram, tier_of
+from rocetune.report.html_sources import no_sources
 from rocetune.tune.headroom import HeadroomInputs, asic_constants, compute_headroom
 from tests.report.html_fixture import EVIL_DEVICE, EVIL_PORT, small_result, stub_fixes
 
@@ -69,9 +71,23 @@ class Page(HTMLParser):
         return out
 
 
+BASE = Path("/fabric")
+"""Where the fixture's relative source files are linked from (pins the golden output)."""
+
+
+def context(result: AuditResult | None = None) -> ReportContext:
+    """The report context of the small fabric (or ``result``), docs pinned."""
+    return build_context(result or small_result(), stub_fixes, sources=no_sources, base=BASE)
+
+
+def small(evil: bool = False) -> str:
+    """The rendered small report, docs pinned."""
+    return render_html(small_result(evil), fixes=stub_fixes, sources=no_sources, base=BASE)
+
+
 @pytest.fixture(scope="module")
 def small_html() -> str:
-    return render_html(small_result(), fixes=stub_fixes)
+    return small()
 
 
 @pytest.fixture(scope="module")
@@ -84,31 +100,48 @@ def test_registered_as_html_format() -> None:
     assert FORMATS["html"] == "rocetune.report.html"
 
 
-def test_summary_counts() -> None:
-    s = build_context(small_result(), stub_fixes).summary
-    assert (s.counts.error, s.counts.warning, s.counts.info) == (2, 2, 1)
+def test_summary_counts_leave_coverage_and_unknowns_out() -> None:
+    s = context().summary
+    # RT000 on gpu01 is coverage: not an info finding, and gpu01 is not "clean"
+    assert (s.counts.error, s.counts.warning, s.counts.info) == (2, 2, 0)
+    assert (s.coverage_rules, s.coverage_devices) == (0, 1)
     assert (s.devices, s.devices_checked, s.devices_clean) == (5, 4, 1)
-    assert (s.links, s.links_inconsistent) == (3, 3)
-    assert (s.headroom_pgs, s.headroom_short) == (5, 2)
+    # the host link (9216 switch, 9000 host) agrees: only two links disagree
+    assert (s.links, s.links_inconsistent, s.links_unknown) == (3, 2, 1)
+    # leaf1:swp2's PG is computed by the switch: not checked, not counted as fine
+    assert (s.headroom_pgs, s.headroom_short, s.headroom_unchecked) == (5, 2, 1)
+    assert s.headroom_checked == 4
 
 
-def test_devices_in_natural_order_with_levels_and_status() -> None:
-    ctx = build_context(small_result(), stub_fixes)
-    got = [(d.name, d.level, d.checked, d.counts.total) for d in ctx.devices]
+def test_groups_in_natural_order_like_the_text_report() -> None:
+    ctx = context()
+    got = [(d.name, d.kind, d.level, d.checked, d.counts.total) for d in ctx.devices]
     assert got == [
-        ("agg1", "ok", True, 0),
-        ("ghost", "unknown", False, 0),
-        ("gpu01", "info", True, 1),
-        ("leaf1", "warning", True, 1),
-        ("spine1", "error", True, 2),
+        ("agg1", "device", "ok", True, 0),
+        ("ghost", "device", "unknown", False, 0),
+        ("gpu01", "device", "ok", True, 0),
+        ("leaf1", "device", "warning", True, 1),
+        ("spine1", "device", "error", True, 1),
+        ("links", "links", "error", True, 1),
+        ("fabric", "fabric", "warning", True, 1),
     ]
     ghost = ctx.devices[1]
     assert ghost.status == "not checked: platform 'eos' is not supported"
-    assert [f.code for f in ctx.fabric_findings] == ["RT705"]
+    gpu = ctx.devices[2]
+    assert gpu.findings == ()
+    assert [c.text for c in gpu.coverage] == ["RT000 on gpu01"]
+    assert [d.name for d in ctx.coverage] == ["gpu01"]
+    assert [f.code for f in ctx.devices[-1].findings] == ["RT705"]
+    assert [(r.code, r.count) for r in ctx.rules] == [
+        ("RT104", 1),
+        ("RT201", 1),
+        ("RT701", 1),
+        ("RT705", 1),
+    ]
 
 
 def test_findings_carry_values_location_and_fix() -> None:
-    ctx = build_context(small_result(), stub_fixes)
+    ctx = context()
     spine = next(d for d in ctx.devices if d.name == "spine1")
     rt201 = next(f for f in spine.findings if f.code == "RT201")
     assert (rt201.observed, rt201.expected, rt201.where) == (
@@ -153,7 +186,7 @@ def test_tiers(role: str | None, kind: str | None, tier: str) -> None:
 
 
 def test_diagram_places_tiers_top_to_bottom() -> None:
-    d = build_context(small_result(), stub_fixes).diagram
+    d = context().diagram
     y = {n.name: n.y for n in d.nodes}
     assert y["spine1"] < y["leaf1"] < y["agg1"] == y["ghost"] < y["gpu01"]
     assert [t.name for t in d.tiers] == ["spine", "leaf", "other", "host"]
@@ -162,7 +195,7 @@ def test_diagram_places_tiers_top_to_bottom() -> None:
         "leaf1": "warning",
         "agg1": "ok",
         "ghost": "unknown",
-        "gpu01": "info",
+        "gpu01": "ok",
     }
     assert [(e.label, e.level) for e in d.edges] == [
         ("leaf1:swp1--spine1:Ethernet0", "error"),
@@ -174,7 +207,7 @@ def test_diagram_places_tiers_top_to_bottom() -> None:
 
 
 def test_links_that_skip_a_tier_run_beside_its_boxes() -> None:
-    d = build_context(small_result(), stub_fixes).diagram
+    d = context().diagram
     leaf = next(n for n in d.nodes if n.name == "leaf1")
     path = next(e.path for e in d.edges if e.label == "spine1:Ethernet4--agg1:Ethernet0")
     runs = [(int(x), int(y)) for x, y in re.findall(r"L (-?\d+) (-?\d+)", path)]
@@ -187,12 +220,13 @@ def test_links_that_skip_a_tier_run_beside_its_boxes() -> None:
 
 
 def test_link_matrix_rows() -> None:
-    rows = build_context(small_result(), stub_fixes).links
+    rows = context().links
     states = [(r.label, [c.state for c in r.cells]) for r in rows]
     assert states == [
         ("leaf1:swp1--spine1:Ethernet0", ["ok", "ok", "mismatch", "ok", "ok", "ok"]),
         ("spine1:Ethernet4--agg1:Ethernet0", ["ok", "ok", "ok", "mismatch", "ok", "ok"]),
-        ("leaf1:swp2--gpu01:eth0", ["unknown", "unknown", "ok", "mismatch", "unknown", "unknown"]),
+        # host 9000 under switch 9216 is the intent (RT703): not a mismatch
+        ("leaf1:swp2--gpu01:eth0", ["unknown", "unknown", "ok", "ok", "unknown", "unknown"]),
     ]
     first = rows[0]
     assert [(c.a, c.b) for c in first.cells] == [
@@ -222,7 +256,7 @@ def test_matrix_flags_agreement_against_the_intent() -> None:
 
 
 def test_headroom_rows_equal_the_calculator() -> None:
-    rows = build_context(small_result(), stub_fixes).headroom
+    rows = context().headroom
     got = {(r.device, r.port): r for r in rows}
     assert list(got) == [
         ("agg1", "Ethernet0"),
@@ -258,23 +292,43 @@ def test_headroom_rows_equal_the_calculator() -> None:
 def test_html_counts_and_tables(small_html: str) -> None:
     page = Page(small_html)
     tiles = {a["data-count"]: a for a in page.all("div", cls="tile")}
-    assert set(tiles) == {"error", "warning", "info", "devices", "links", "headroom"}
+    assert set(tiles) == {"error", "warning", "info", "coverage", "devices", "links", "headroom"}
+    assert [tiles[k]["data-value"] for k in ("error", "warning", "info", "coverage")] == [
+        "2",
+        "2",
+        "0",
+        "0",
+    ]
+    assert (tiles["links"]["data-value"], tiles["links"]["data-unknown"]) == ("2/3", "1")
+    assert (tiles["headroom"]["data-value"], tiles["headroom"]["data-unchecked"]) == ("2/4", "1")
     nodes = page.all("g", cls="device-node")
     assert sorted(a["data-device"] for a in nodes) == ["agg1", "ghost", "gpu01", "leaf1", "spine1"]
-    assert len(page.all("tr", cls="device-row")) == 5
-    assert len(page.all("article", cls="finding")) == 5
+    rows = page.all("tr", cls="device-row")
+    assert [(a["data-device"], a["data-kind"]) for a in rows] == [
+        ("agg1", "device"),
+        ("ghost", "device"),
+        ("gpu01", "device"),
+        ("leaf1", "device"),
+        ("spine1", "device"),
+        ("links", "links"),
+        ("fabric", "fabric"),
+    ]
+    assert len(page.all("article", cls="finding")) == 4  # RT000 is coverage, not a finding
+    assert [a["data-rules"] for a in page.all("li", cls="coverage-item")] == ["", ""]  # panel + section
     assert len(page.all("tr", cls="link-row")) == 3
     assert len(page.all("path", cls="link")) == 3
-    assert len(page.all("td", cls="st-mismatch")) == 6
+    assert len(page.all("td", cls="st-mismatch")) == 4
     panels = page.all("tr", cls="findings-row")
-    assert len(panels) == 5
+    assert len(panels) == 7
     assert all("hidden" in p for p in panels)
     assert len(page.all("tr", cls="hr-row")) == 5
+    options = [a.get("value") for a in page.all("option")]
+    assert options == ["", "RT104", "RT201", "RT701", "RT705"]
 
 
 def test_html_headroom_numbers_equal_the_calculator(lab: tuple[object, str]) -> None:
     result, text = lab
-    fabric = result.fabric  # type: ignore[attr-defined]
+    fabric = result.fabric
     rows = Page(text).all("tr", cls="hr-row")
     assert rows
     checked = 0
@@ -304,8 +358,8 @@ def test_lab_report_has_one_node_per_device(lab: tuple[object, str]) -> None:
     result, text = lab
     page = Page(text)
     names = [a["data-device"] for a in page.all("g", cls="device-node")]
-    assert sorted(names) == sorted(result.fabric.devices)  # type: ignore[attr-defined]
-    assert len(page.all("tr", cls="link-row")) == len(result.fabric.links)  # type: ignore[attr-defined]
+    assert sorted(names) == sorted(result.fabric.devices)
+    assert len(page.all("tr", cls="link-row")) == len(result.fabric.links)
 
 
 def test_names_are_escaped() -> None:
@@ -328,7 +382,9 @@ def test_csp_allows_exactly_the_report_script(small_html: str) -> None:
     digest = base64.b64encode(hashlib.sha256(page.scripts[0].encode()).digest()).decode()
     assert f"script-src 'sha256-{digest}'" in csp
     assert "default-src 'none'" in csp
-    assert not re.search(r"""(src|href)=["']?(https?:)?//""", small_html)
+    # nothing is fetched: no remote src, no remote <link>; <a href> (docs, sources) may link out
+    assert not re.search(r"""src=["']?(https?:)?//""", small_html)
+    assert all(not a["href"].startswith(("http", "//")) for a in Page(small_html).all("link"))
 
 
 def test_deterministic_and_timestamp_only_when_given() -> None:

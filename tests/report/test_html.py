@@ -14,12 +14,12 @@ from jinja2 import StrictUndefined, TemplateNotFound
 from jinja2.sandbox import SandboxedEnvironment
 
 from rocetune.api import audit
+from rocetune.model import AuditResult
 from rocetune.report import FORMATS
 from rocetune.report import html as html_report
 from rocetune.report.html import environment, render, render_html, templates_dir
-from rocetune.model import AuditResult
 from rocetune.report.html_context import ReportContext, build_context, doc_blocks
-from rocetune.report.html_diagram import NodeSpec, build_diagram, tier_of
+from rocetune.report.html_diagram import EdgeSpec, NodeSpec, build_diagram, tier_of
 from rocetune.report.html_sources import no_sources
 from rocetune.tune.headroom import HeadroomInputs, asic_constants, compute_headroom
 from tests.report.html_fixture import EVIL_DEVICE, EVIL_PORT, small_result, stub_fixes
@@ -206,6 +206,49 @@ def test_diagram_places_tiers_top_to_bottom() -> None:
     assert len(set(xs)) == len(xs)  # no two boxes on the same spot
 
 
+def _spec(name: str, role: str | None, kind: str | None = "switch") -> NodeSpec:
+    return NodeSpec(name, role, kind, "ok", "", "", name)
+
+
+def test_peer_links_are_drawn_between_neighbours_of_one_tier() -> None:
+    specs = [_spec("spine1", "spine"), _spec("leaf1", "leaf"), _spec("leaf2", "leaf")]
+    specs += [_spec("leaf3", "leaf"), _spec("gpu1", None, "host")]
+    edges = [
+        EdgeSpec("leaf1", "spine1", "l1-s1", "ok", ""),
+        EdgeSpec("leaf3", "spine1", "l3-s1", "ok", ""),
+        EdgeSpec("leaf2", "spine1", "l2-s1", "ok", ""),
+        EdgeSpec("leaf1", "leaf3", "peer", "warning", ""),
+        EdgeSpec("gpu1", "leaf1", "g-l1", "ok", ""),
+    ]
+    d = build_diagram(specs, edges)
+    by = {n.name: n for n in d.nodes}
+    leaves = sorted((n for n in d.nodes if n.tier == "leaf"), key=lambda n: n.x)
+    assert abs(leaves.index(by["leaf1"]) - leaves.index(by["leaf3"])) == 1  # peers side by side
+    peer = next(e for e in d.edges if e.label == "peer")
+    assert (peer.kind, peer.level) == ("peer", "warning")
+    lo, hi = sorted((by["leaf1"], by["leaf3"]), key=lambda n: n.x)
+    y = lo.y + d.node_h // 2
+    assert peer.path == f"M {lo.x + d.node_w} {y} L {hi.x} {y}"  # straight, side to side
+    assert {e.kind for e in d.edges if e.label != "peer"} == {"uplink"}
+
+
+def test_device_not_read_keeps_its_role_tier_and_a_host_neighbour_makes_a_leaf() -> None:
+    specs = [
+        NodeSpec("leaf9", "leaf", None, "unknown", "", "not checked", ""),
+        _spec("tor7", None, None),
+        _spec("gpu1", None, "host"),
+        _spec("odd", "aggregation"),
+    ]
+    edges = [EdgeSpec("gpu1", "tor7", "g-t", "ok", ""), EdgeSpec("gpu1", "leaf9", "g-l", "ok", "")]
+    d = build_diagram(specs, edges)
+    assert {n.name: n.tier for n in d.nodes} == {
+        "leaf9": "leaf",
+        "tor7": "leaf",
+        "gpu1": "host",
+        "odd": "other",
+    }
+
+
 def test_links_that_skip_a_tier_run_beside_its_boxes() -> None:
     d = context().diagram
     leaf = next(n for n in d.nodes if n.name == "leaf1")
@@ -314,7 +357,8 @@ def test_html_counts_and_tables(small_html: str) -> None:
         ("fabric", "fabric"),
     ]
     assert len(page.all("article", cls="finding")) == 4  # RT000 is coverage, not a finding
-    assert [a["data-rules"] for a in page.all("li", cls="coverage-item")] == ["", ""]  # panel + section
+    # the RT000 note twice: in gpu01's panel and in the Coverage section
+    assert [a["data-rules"] for a in page.all("li", cls="coverage-item")] == ["", ""]
     assert len(page.all("tr", cls="link-row")) == 3
     assert len(page.all("path", cls="link")) == 3
     assert len(page.all("td", cls="st-mismatch")) == 4

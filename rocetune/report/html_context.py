@@ -281,6 +281,14 @@ def _group_view(
     )
 
 
+def _short_reason(error: str, width: int = 24) -> str:
+    """``unreachable: connection timed out`` -> ``not read: unreachable`` (fits a box; the
+    whole reason is in the tooltip and the findings table)."""
+    head = error.split(":", 1)[0].strip()
+    head = head if len(head) <= width else head[: width - 1] + "…"
+    return f"not read: {head}"
+
+
 def _node(view: GroupView, result: AuditResult) -> NodeSpec:
     dev = result.fabric.devices.get(view.name)
     st = result.devices.get(view.name)
@@ -292,8 +300,8 @@ def _node(view: GroupView, result: AuditResult) -> NodeSpec:
         tooltip += f"; {len(view.coverage)} coverage gap(s): some rules could not run"
     if not view.checked:
         what, tooltip = "not checked", f"{view.name}: {view.status}"
-        if st is not None and st.status == "error":
-            what = "not checked: " + (st.error or "error")
+        if st is not None and st.status == "error" and st.error:
+            what = _short_reason(st.error)
     platform = view.platform if view.asic == "-" else f"{view.platform} · {view.asic}"
     return NodeSpec(
         name=view.name,

@@ -74,7 +74,9 @@ class LinkRow:
     source: str
     cells: tuple[MatrixCell, ...]
     level: Level
-    """Worst finding that names this link (RT7xx)."""
+    """Worst finding that names this link (RT7xx); ``unknown`` for none with an end unknown."""
+    codes: tuple[str, ...] = ()
+    """Rule codes of the findings that name this link."""
 
     @property
     def mismatches(self) -> int:
@@ -210,6 +212,15 @@ def _cell(attr: Attribute, a: PortLike | None, b: PortLike | None, intent: Inten
     return MatrixCell(ta, tb, "ok")
 
 
+def _link_level(found: Iterable[Finding], cells: Iterable[MatrixCell]) -> Level:
+    """The worst finding naming the link; ``unknown`` (never ``ok``) when it has none but
+    a setting of an end is not known (an end not read, data not in a snapshot)."""
+    level = worst_level(found)
+    if level == "ok" and any(c.state == "unknown" for c in cells):
+        return "unknown"
+    return level
+
+
 def link_rows(fabric: Fabric, findings: Iterable[Finding]) -> tuple[LinkRow, ...]:
     """The consistency matrix, one row per link in fabric order."""
     by_link: dict[str, list[Finding]] = {}
@@ -229,7 +240,8 @@ def link_rows(fabric: Fabric, findings: Iterable[Finding]) -> tuple[LinkRow, ...
                 length="-" if link.length_m is None else f"{link.length_m:g} m",
                 source=link.source,
                 cells=cells,
-                level=worst_level(by_link.get(link.label, ())),
+                level=_link_level(by_link.get(link.label, ()), cells),
+                codes=tuple(sorted({f.code for f in by_link.get(link.label, ())})),
             )
         )
     return tuple(rows)

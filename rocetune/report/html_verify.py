@@ -31,7 +31,7 @@ AXIS_STEP = 25
 _VERDICT_LEVEL: dict[str, Level] = {
     "pass": "ok",
     "low": "error",
-    "impossible": "error",
+    "impossible": "error",  # RT903 perftest-sanity: an error, red like any other
     "high": "error",
     "failed": "error",
     "no result": "unknown",

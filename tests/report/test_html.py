@@ -200,7 +200,7 @@ def test_diagram_places_tiers_top_to_bottom() -> None:
     assert [(e.label, e.level) for e in d.edges] == [
         ("leaf1:swp1--spine1:Ethernet0", "error"),
         ("spine1:Ethernet4--agg1:Ethernet0", "ok"),
-        ("leaf1:swp2--gpu01:eth0", "ok"),
+        ("leaf1:swp2--gpu01:eth0", "unknown"),  # no finding, but trust etc. not known
     ]
     xs = sorted((n.x, n.y) for n in d.nodes)
     assert len(set(xs)) == len(xs)  # no two boxes on the same spot

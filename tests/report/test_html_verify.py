@@ -121,7 +121,7 @@ def test_chart_has_one_bar_per_bandwidth_pair_and_the_threshold_line() -> None:
         "bar lvl-ok",
         "bar lvl-error",
         "bar lvl-error",
-        "bar lvl-warning",
+        "bar lvl-error",  # impossible (above line rate) is RT903, an error: red like any error
     ]
     top = axis_max([98.1175, 75.295, 203.1375])
     assert top == 225.0

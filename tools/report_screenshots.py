@@ -91,7 +91,7 @@ def _take(pages: dict[str, Path], out: Path, sync_playwright: Any) -> list[Path]
         page.locator("#rule-filter").select_option("RT201")
         page.locator("tbody.device[data-group=leaf1] details.fix summary").first.click()
         shots.append(out / "report-findings.png")
-        _section(page, "#devices", shots[-1], 1100)
+        _section(page, "#devices", shots[-1], 860)
 
         shots.append(out / "report-links.png")
         _section(page, "#links", shots[-1], 900)

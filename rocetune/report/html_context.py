@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from rocetune.model import Fabric, Finding
+from rocetune.model import Fabric
 from rocetune.report.coverage import headline, notes, real_findings
+from rocetune.report.html_causes import Docs, FindingView, cause_view
 from rocetune.report.html_common import (
-    SEVERITY_LEVEL,
     Level,
     dom_id,
     fmt_set,
@@ -24,18 +24,8 @@ from rocetune.report.html_common import (
     worst_level,
 )
 from rocetune.report.html_diagram import Diagram, EdgeSpec, NodeSpec, build_diagram
-from rocetune.report.html_groups import (
-    FABRIC_GROUP,
-    LINKS_GROUP,
-    Counts,
-    CoverageView,
-    count,
-    coverage_view,
-    file_href,
-    group_key,
-    location,
-)
-from rocetune.report.html_sources import DocBlock, Source, SourcesOf, doc_blocks, rule_sources
+from rocetune.report.html_groups import FABRIC_GROUP, Counts, CoverageView, coverage_view
+from rocetune.report.html_sources import Source, SourcesOf, doc_blocks, rule_sources
 from rocetune.report.html_tables import (
     MATRIX_COLUMNS,
     HeadroomRow,
@@ -45,7 +35,8 @@ from rocetune.report.html_tables import (
     ports_in_use,
 )
 from rocetune.report.html_verify import VerifyView, build_verify
-from rocetune.rules_docs import doc_url
+from rocetune.report.rootcause import RootCause, affected_ports, root_causes
+from rocetune.report.rootcause import counts as rc_counts
 
 if TYPE_CHECKING:
     from rocetune.model import AuditResult
@@ -55,32 +46,13 @@ FixText = Callable[[str], str]
 
 
 @dataclass(frozen=True)
-class FindingView:
-    """One finding, ready to print."""
-
-    code: str
-    name: str
-    level: Level
-    where: str
-    message: str
-    observed: str | None
-    expected: str | None
-    location: str | None
-    href: str | None
-    """``file:`` address of the source file (None without one)."""
-    doc_url: str
-    fix: tuple[DocBlock, ...]
-    sources: tuple[Source, ...]
-
-
-@dataclass(frozen=True)
 class GroupView:
-    """A row of the findings table: a device, or the ``links``/``fabric`` group of the
-    text report, with its findings and (devices) what was not checked."""
+    """A row of the findings table: a device, or the ``fabric`` group of the text report,
+    with its root causes and what was not checked."""
 
     name: str
     dom_id: str
-    kind: Literal["device", "links", "fabric"]
+    kind: Literal["device", "fabric"]
     role: str
     platform: str
     asic: str
@@ -92,7 +64,9 @@ class GroupView:
     status: str
     level: Level
     counts: Counts
+    """Root causes by severity (consequences are not counted: they are not faults)."""
     findings: tuple[FindingView, ...]
+    """The root causes, most severe first, consequences nested."""
     coverage: tuple[CoverageView, ...] = ()
 
     @property
@@ -103,7 +77,8 @@ class GroupView:
 
 @dataclass(frozen=True)
 class RuleOption:
-    """A rule of the findings filter: code, name and how many findings it has."""
+    """A rule of the findings filter: code, name and how many entries it has (root causes
+    and consequences, as ``--statistics`` counts them)."""
 
     code: str
     name: str
@@ -116,6 +91,12 @@ class Summary:
     nothing that was not checked counts as healthy)."""
 
     counts: Counts
+    """Root causes by severity: the text report's headline."""
+    root_causes: int
+    ports: int
+    """Distinct device ports the findings name."""
+    findings: int
+    """Per-location findings (RT000 not counted)."""
     devices: int
     devices_checked: int
     devices_clean: int
@@ -150,7 +131,7 @@ class ReportContext:
     summary: Summary
     diagram: Diagram
     devices: tuple[GroupView, ...]
-    """Device rows, then the ``links`` and ``fabric`` groups when they have findings."""
+    """Device rows, then the ``fabric`` group when it has findings or coverage notes."""
     rules: tuple[RuleOption, ...]
     matrix_columns: tuple[str, ...]
     links: tuple[LinkRow, ...]
@@ -162,37 +143,6 @@ class ReportContext:
     def coverage(self) -> tuple[GroupView, ...]:
         """Devices with something not checked (the Coverage section)."""
         return tuple(d for d in self.devices if d.coverage)
-
-
-def _rank(f: Finding) -> tuple[object, ...]:
-    return (-f.severity.rank, f.link or "", natural_key(f.port or ""), f.code)
-
-
-@dataclass(frozen=True)
-class Docs:
-    """Per rule code: its fix text and cited sources; ``base`` resolves relative files."""
-
-    fixes: dict[str, tuple[DocBlock, ...]]
-    sources: dict[str, tuple[Source, ...]]
-    base: Path | None
-
-
-def finding_view(f: Finding, docs: Docs) -> FindingView:
-    """One finding with its rule's fix text, doc address and sources."""
-    return FindingView(
-        code=f.code,
-        name=f.name,
-        level=SEVERITY_LEVEL[f.severity],
-        where=f.link or f.port or "",
-        message=f.message,
-        observed=f.observed,
-        expected=f.expected,
-        location=location(f.file, f.line),
-        href=file_href(f.file, docs.base),
-        doc_url=doc_url(f.code),
-        fix=docs.fixes.get(f.code, ()),
-        sources=docs.sources.get(f.code, ()),
-    )
 
 
 def _device_names(result: AuditResult) -> list[str]:
@@ -218,7 +168,7 @@ def _ports(result: AuditResult, name: str) -> tuple[str, str]:
 def _device_view(
     name: str,
     result: AuditResult,
-    found: Sequence[Finding],
+    causes: Sequence[RootCause],
     gaps: tuple[CoverageView, ...],
     docs: Docs,
 ) -> GroupView:
@@ -230,7 +180,7 @@ def _device_view(
         status = f"not checked: {st.error or st.status}"
     else:
         status = "not in the inventory (link peer)"
-    level: Level = worst_level(found) if found or dev is not None else "unknown"
+    level: Level = _worst(causes) if causes or dev is not None else "unknown"
     ports, note = _ports(result, name)
     role = (dev.role if dev else st.role if st else None) or "-"
     return GroupView(
@@ -245,38 +195,38 @@ def _device_view(
         checked=dev is not None,
         status=status,
         level=level,
-        counts=count(found),
-        findings=tuple(finding_view(f, docs) for f in sorted(found, key=_rank)),
+        counts=_counts(causes),
+        findings=tuple(cause_view(rc, docs) for rc in causes),
         coverage=gaps,
     )
 
 
-_GROUP_STATUS = {
-    LINKS_GROUP: "findings that compare the two ends of a link",
-    FABRIC_GROUP: "findings about the fabric as a whole",
-}
+def _worst(causes: Sequence[RootCause]) -> Level:
+    return worst_level(f for rc in causes for f in rc.all_findings())
 
 
-def _group_view(
-    key: Literal["links", "fabric"],
-    found: Sequence[Finding],
-    docs: Docs,
-    gaps: Sequence[CoverageView] = (),
+def _counts(causes: Sequence[RootCause]) -> Counts:
+    n = rc_counts(causes)
+    return Counts(n["error"], n["warning"], n["info"])
+
+
+def _fabric_view(
+    causes: Sequence[RootCause], gaps: Sequence[CoverageView], docs: Docs
 ) -> GroupView:
     return GroupView(
-        name=key,
-        dom_id=dom_id("group", key),
-        kind=key,
+        name=FABRIC_GROUP,
+        dom_id=dom_id("group", FABRIC_GROUP),
+        kind="fabric",
         role="-",
         platform="-",
         asic="-",
         ports="-",
         ports_note="",
         checked=True,
-        status=_GROUP_STATUS[key],
-        level=worst_level(found),
-        counts=count(found),
-        findings=tuple(finding_view(f, docs) for f in sorted(found, key=_rank)),
+        status="findings about the fabric as a whole",
+        level=_worst(causes),
+        counts=_counts(causes),
+        findings=tuple(cause_view(rc, docs) for rc in causes),
         coverage=tuple(gaps),
     )
 
@@ -362,9 +312,10 @@ def build_context(
     found = real_findings(result.findings)
     codes = sorted({f.code for f in found})
     docs = Docs({c: doc_blocks(fix_text(c)) for c in codes}, _sources_of(codes, sources), base)
-    groups: dict[str, list[Finding]] = {}
-    for f in found:
-        groups.setdefault(group_key(f), []).append(f)
+    causes = root_causes(result.findings, result.fixes)
+    groups: dict[str, list[RootCause]] = {}
+    for rc in causes:
+        groups.setdefault(rc.device or FABRIC_GROUP, []).append(rc)
     gaps: dict[str, list[CoverageView]] = {}
     items = notes(result.findings)
     for item in items:
@@ -372,19 +323,19 @@ def build_context(
     devices = [
         _device_view(n, result, groups.get(n, []), tuple(gaps.get(n, ())), docs)
         for n in _device_names(result)
-        if n not in (LINKS_GROUP, FABRIC_GROUP)
+        if n != FABRIC_GROUP
     ]
     links = link_rows(result.fabric, result.findings)
     headroom = headroom_rows(result.fabric)
     diagram = build_diagram([_node(d, result) for d in devices], _edges(result, links))
-    extra = [
-        _group_view(LINKS_GROUP, groups[LINKS_GROUP], docs) if LINKS_GROUP in groups else None,
-        _group_view(FABRIC_GROUP, groups.get(FABRIC_GROUP, []), docs, gaps.get(FABRIC_GROUP, []))
-        if FABRIC_GROUP in groups or FABRIC_GROUP in gaps
-        else None,
-    ]
+    rows = list(devices)
+    if FABRIC_GROUP in groups or FABRIC_GROUP in gaps:
+        rows.append(_fabric_view(groups.get(FABRIC_GROUP, []), gaps.get(FABRIC_GROUP, []), docs))
     summary = Summary(
-        counts=count(found),
+        counts=_counts(causes),
+        root_causes=len(causes),
+        ports=affected_ports(causes),
+        findings=len(found),
         devices=len(devices),
         devices_checked=sum(1 for d in devices if d.checked),
         devices_clean=sum(
@@ -400,16 +351,17 @@ def build_context(
         coverage_rules=len({code for n in items for code in n.rules}),
         coverage_devices=len({n.device or FABRIC_GROUP for n in items}),
     )
-    names = {f.code: f.name for f in found}
-    per_code = Counter(f.code for f in found)
+    entries = [e for rc in causes for e in (rc, *rc.consequences)]
+    per_code = Counter(e.code for e in entries)
+    names = {e.code: e.finding.name for e in entries}
     return ReportContext(
         title="rocetune audit report",
         generated_at=generated_at,
         intent=_intent_lines(result.fabric),
         summary=summary,
         diagram=diagram,
-        devices=(*devices, *(g for g in extra if g is not None)),
-        rules=tuple(RuleOption(c, names[c], per_code[c]) for c in codes),
+        devices=tuple(rows),
+        rules=tuple(RuleOption(c, names[c], per_code[c]) for c in sorted(per_code)),
         matrix_columns=MATRIX_COLUMNS,
         links=links,
         headroom=headroom,

@@ -1,32 +1,20 @@
-"""The HTML report's findings groups and coverage, shaped like the text report's.
+"""Counts, coverage lines and source links of the HTML report, shaped like the text report's.
 
-The text report lists findings by group: a device's own findings under the device, every
-finding that names a link under ``links``, findings of neither under ``fabric``; RT000 notes
+The text report lists root causes by device (``fabric`` for those of no device); RT000 notes
 are coverage, apart from the findings and never counted. The HTML report uses the same
 groups so that its per-device counts are the text output's (tests compare the two).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final, Literal
+from typing import Final
 
-from rocetune.model import Finding, Severity
 from rocetune.report import display_path
 from rocetune.report.coverage import CoverageNote
 
-LINKS_GROUP: Final = "links"
 FABRIC_GROUP: Final = "fabric"
-GroupKind = Literal["device", "links", "fabric"]
-
-
-def group_key(f: Finding) -> str:
-    """The text report's group of a finding: ``links``, its device, else ``fabric``."""
-    if f.link is not None:
-        return LINKS_GROUP
-    return f.device or FABRIC_GROUP
 
 
 @dataclass(frozen=True)
@@ -41,14 +29,6 @@ class Counts:
     def total(self) -> int:
         """All findings."""
         return self.error + self.warning + self.info
-
-
-def count(findings: Iterable[Finding]) -> Counts:
-    """Findings by severity."""
-    n = dict.fromkeys(Severity, 0)
-    for f in findings:
-        n[f.severity] += 1
-    return Counts(n[Severity.ERROR], n[Severity.WARNING], n[Severity.INFO])
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from jinja2 import StrictUndefined, TemplateNotFound
 from jinja2.sandbox import SandboxedEnvironment
 
 from rocetune.api import audit
+from rocetune.fingerprint import fingerprint
 from rocetune.model import AuditResult
 from rocetune.report import FORMATS
 from rocetune.report import html as html_report
@@ -103,7 +104,9 @@ def test_registered_as_html_format() -> None:
 def test_summary_counts_leave_coverage_and_unknowns_out() -> None:
     s = context().summary
     # RT000 on gpu01 is coverage: not an info finding, and gpu01 is not "clean"
-    assert (s.counts.error, s.counts.warning, s.counts.info) == (2, 2, 0)
+    # counted by root cause: RT701 on spine1 Ethernet0 is a consequence of RT201 there
+    assert (s.counts.error, s.counts.warning, s.counts.info) == (1, 2, 0)
+    assert (s.root_causes, s.ports, s.findings) == (3, 2, 4)
     assert (s.coverage_rules, s.coverage_devices) == (0, 1)
     assert (s.devices, s.devices_checked, s.devices_clean) == (5, 4, 1)
     # the host link (9216 switch, 9000 host) agrees: only two links disagree
@@ -122,8 +125,12 @@ def test_groups_in_natural_order_like_the_text_report() -> None:
         ("gpu01", "device", "ok", True, 0),
         ("leaf1", "device", "warning", True, 1),
         ("spine1", "device", "error", True, 1),
-        ("links", "links", "error", True, 1),
         ("fabric", "fabric", "warning", True, 1),
+    ]
+    rt201 = ctx.devices[4].findings[0]
+    assert (rt201.code, rt201.findings) == ("RT201", 2)
+    assert [(c.code, c.where) for c in rt201.consequences] == [
+        ("RT701", "leaf1:swp1--spine1:Ethernet0")
     ]
     ghost = ctx.devices[1]
     assert ghost.status == "not checked: platform 'eos' is not supported"
@@ -337,7 +344,7 @@ def test_html_counts_and_tables(small_html: str) -> None:
     tiles = {a["data-count"]: a for a in page.all("div", cls="tile")}
     assert set(tiles) == {"error", "warning", "info", "coverage", "devices", "links", "headroom"}
     assert [tiles[k]["data-value"] for k in ("error", "warning", "info", "coverage")] == [
-        "2",
+        "1",
         "2",
         "0",
         "0",
@@ -353,21 +360,35 @@ def test_html_counts_and_tables(small_html: str) -> None:
         ("gpu01", "device"),
         ("leaf1", "device"),
         ("spine1", "device"),
-        ("links", "links"),
         ("fabric", "fabric"),
     ]
-    assert len(page.all("article", cls="finding")) == 4  # RT000 is coverage, not a finding
+    # three root causes and one consequence nested in RT201; RT000 is coverage, not a finding
+    assert len(page.all("article", cls="cause")) == 3
+    assert [a["data-code"] for a in page.all("article", cls="consequence")] == ["RT701"]
     # the RT000 note twice: in gpu01's panel and in the Coverage section
     assert [a["data-rules"] for a in page.all("li", cls="coverage-item")] == ["", ""]
     assert len(page.all("tr", cls="link-row")) == 3
     assert len(page.all("path", cls="link")) == 3
     assert len(page.all("td", cls="st-mismatch")) == 4
     panels = page.all("tr", cls="findings-row")
-    assert len(panels) == 7
+    assert len(panels) == 6
     assert all("hidden" in p for p in panels)
     assert len(page.all("tr", cls="hr-row")) == 5
     options = [a.get("value") for a in page.all("option")]
     assert options == ["", "RT104", "RT201", "RT701", "RT705"]
+
+
+def test_fix_lines_of_the_plan_and_nested_consequences() -> None:
+    result = small_result()
+    rt201 = next(f for f in result.findings if f.code == "RT201")
+    change = "PORT_QOS_MAP|Ethernet0\n  pfc_enable: '3'"
+    result.fixes = {fingerprint(rt201): (change,)}
+    page = Page(render_html(result, fixes=stub_fixes, sources=no_sources, base=BASE))
+    assert "".join(page.text).count(change) == 1
+    pres = page.all("pre", cls="change")
+    assert len(pres) == 1
+    nested = [a["data-code"] for a in page.all("article") if "consequence" in a["class"]]
+    assert nested == ["RT701"]
 
 
 def test_html_headroom_numbers_equal_the_calculator(lab: tuple[object, str]) -> None:

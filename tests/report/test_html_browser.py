@@ -32,6 +32,7 @@ from rocetune.inventory import load_inventory
 from rocetune.model import AuditResult, Severity
 from rocetune.report import render
 from rocetune.report.html import render_html
+from rocetune.report.rootcause import root_causes
 from tests.report.html_fixture import EVIL_DEVICE, link, small_result, stub_fixes
 
 pytestmark = pytest.mark.browser
@@ -192,14 +193,17 @@ def test_lab_report_in_chromium(open_report: Any, lab_result: AuditResult) -> No
     names = [nodes.nth(i).get_attribute("data-device") for i in range(nodes.count())]
     assert sorted(names) == sorted(lab_result.fabric.devices)
 
-    name = next(f.device for f in lab_result.findings if f.device and f.link is None)
+    causes = root_causes(lab_result.findings)
+    name = next(rc.device for rc in causes if rc.device and rc.consequences)
     row, findings = panel(page, name)
     assert findings.is_hidden()
     nodes.nth(names.index(name)).click()
     assert findings.is_visible()
     assert row.get_attribute("aria-expanded") == "true"
-    assert findings.locator("article.finding").count() == sum(
-        1 for f in lab_result.findings if f.device == name and f.link is None and f.code != "RT000"
+    mine = [rc for rc in causes if rc.device == name]
+    assert findings.locator("article.cause").count() == len(mine)
+    assert findings.locator("article.consequence").count() == sum(
+        len(rc.consequences) for rc in mine
     )
     row.click()
     assert findings.is_hidden()
@@ -240,6 +244,10 @@ def test_counts_equal_the_text_report(open_report: Any, lab_result: AuditResult)
     tile = s.js("() => document.querySelector('.tile[data-count=coverage]').innerText")
     assert tile.split()[0] == cov[1]
     assert f"on {cov[2]} device" in tile
+    counted = re.search(r"\((\d+) root causes? on (\d+) ports?; (\d+) findings?\)", text)
+    assert counted is not None
+    line = s.js("() => document.querySelector('p.counted').innerText")
+    assert f"{counted[1]} root causes on {counted[2]} ports ({counted[3]} findings" in line
     # no RT000 among the findings; each coverage gap is in the Coverage section
     assert s.js("() => document.querySelectorAll('article.finding[data-code=RT000]').length") == 0
     notes = sum(1 for f in lab_result.findings if f.code == "RT000")
@@ -424,17 +432,20 @@ def test_an_impossible_perftest_result_is_red(open_report: Any) -> None:
 def test_the_filter_filters_the_dom(open_report: Any, lab_result: AuditResult) -> None:
     s = open_report(lab_result)
     page = s.page
-    visible = (
+    visible = (  # entries shown as matches (a cause shown only for a consequence is context)
         "() => Array.from(document.querySelectorAll('article.finding'))"
-        ".filter(a => !a.hidden).map(a => [a.dataset.level, a.dataset.code])"
+        ".filter(a => !a.closest('article[hidden], tbody[hidden]')"
+        " && !a.classList.contains('context'))"
+        ".map(a => [a.dataset.level, a.dataset.code])"
     )
-    real = [f for f in lab_result.findings if f.code != "RT000"]
+    causes = root_causes(lab_result.findings)
+    real = [e for rc in causes for e in (rc, *rc.consequences)]  # as --statistics counts
     assert len(s.js(visible)) == len(real)
     page.locator("input.sev-filter[value=warning]").uncheck()
     page.locator("input.sev-filter[value=info]").uncheck()
     shown = s.js(visible)
     assert {lvl for lvl, _ in shown} == {"error"}
-    assert len(shown) == sum(1 for f in real if f.severity is Severity.ERROR)
+    assert len(shown) == sum(1 for e in real if e.severity is Severity.ERROR)
     hidden = s.js(
         "() => Array.from(document.querySelectorAll('tbody.device')).filter(b => b.hidden)"
         ".map(b => b.dataset.group)"
@@ -446,8 +457,8 @@ def test_the_filter_filters_the_dom(open_report: Any, lab_result: AuditResult) -
     page.locator("#rule-filter").select_option("RT201")
     shown = s.js(visible)
     assert {code for _, code in shown} == {"RT201"}
-    assert len(shown) == sum(1 for f in real if f.code == "RT201")
-    rt201 = {f.device for f in real if f.code == "RT201"}
+    assert len(shown) == sum(1 for e in real if e.code == "RT201")
+    rt201 = {e.device for e in real if e.code == "RT201"}
     open_rows = s.js(
         "() => Array.from(document.querySelectorAll('tbody.device')).filter(b => !b.hidden)"
         ".map(b => [b.dataset.group, b.querySelector('tr.findings-row').hidden])"

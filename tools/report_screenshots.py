@@ -51,6 +51,7 @@ def _unreachable_leaf() -> AuditResult:
 
 
 def _section(page: Any, selector: str, out: Path, max_height: int) -> None:
+    page.locator(selector).evaluate("e => e.scrollIntoView()")  # sticky headers in place
     box = page.locator(selector).bounding_box()  # relative to the viewport
     clip = {
         "x": 0,
@@ -88,8 +89,7 @@ def _take(pages: dict[str, Path], out: Path, sync_playwright: Any) -> list[Path]
         shots.append(out / "report-overview.png")
         page.screenshot(path=str(shots[-1]), clip={"x": 0, "y": 0, "width": WIDTH, "height": 960})
 
-        page.locator("#rule-filter").select_option("RT201")
-        page.locator("tbody.device[data-group=leaf1] details.fix summary").first.click()
+        page.locator("#rule-filter").select_option("RT702")
         shots.append(out / "report-findings.png")
         _section(page, "#devices", shots[-1], 860)
 

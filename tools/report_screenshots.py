@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from rocetune.api import audit, audit_inventory  # noqa: E402
+from rocetune.api import attach_fixes, audit, audit_inventory  # noqa: E402
 from rocetune.inventory import load_inventory  # noqa: E402
 from rocetune.model import AuditResult  # noqa: E402
 from rocetune.report.html import render_html  # noqa: E402
@@ -71,6 +71,8 @@ def shoot(out: Path) -> list[Path]:
     os.chdir(ROOT)  # paths in the report as a user running from the checkout sees them
     try:
         lab, down = audit(LAB), _unreachable_leaf()
+        attach_fixes(lab)  # as the CLI does
+        attach_fixes(down)
         with tempfile.TemporaryDirectory() as tmp:
             pages = {"lab": Path(tmp) / "lab.html", "down": Path(tmp) / "down.html"}
             pages["lab"].write_text(render_html(lab), encoding="utf-8")

@@ -13,7 +13,7 @@ import pytest
 from jinja2 import StrictUndefined, TemplateNotFound
 from jinja2.sandbox import SandboxedEnvironment
 
-from rocetune.api import audit
+from rocetune.api import attach_fixes, audit
 from rocetune.fingerprint import fingerprint
 from rocetune.model import AuditResult
 from rocetune.report import FORMATS
@@ -505,5 +505,8 @@ def test_cli_writes_the_report_file(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     res = run_cli("audit", LAB, "--format", "html", "-o", out)
     assert (res.code, res.out, res.err) == (1, "", "")
     text = out.read_text(encoding="utf-8")
-    assert text == render(audit(LAB))
+    want = audit(LAB)
+    attach_fixes(want)  # the CLI attaches the plan's fixes before rendering (fix: lines)
+    assert text == render(want)
+    assert 'class="change"' in text
     assert text.startswith("<!DOCTYPE html>")

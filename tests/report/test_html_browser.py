@@ -27,7 +27,7 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 
-from rocetune.api import audit, audit_inventory
+from rocetune.api import attach_fixes, audit, audit_inventory
 from rocetune.inventory import load_inventory
 from rocetune.model import AuditResult, Severity
 from rocetune.report import render
@@ -90,7 +90,9 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def lab_result() -> AuditResult:
-    return audit(LAB)
+    result = audit(LAB)
+    attach_fixes(result)  # as the CLI does: fix: lines, root causes that share a fix
+    return result
 
 
 class Session:
@@ -193,7 +195,7 @@ def test_lab_report_in_chromium(open_report: Any, lab_result: AuditResult) -> No
     names = [nodes.nth(i).get_attribute("data-device") for i in range(nodes.count())]
     assert sorted(names) == sorted(lab_result.fabric.devices)
 
-    causes = root_causes(lab_result.findings)
+    causes = root_causes(lab_result.findings, lab_result.fixes)
     name = next(rc.device for rc in causes if rc.device and rc.consequences)
     row, findings = panel(page, name)
     assert findings.is_hidden()
@@ -250,6 +252,12 @@ def test_counts_equal_the_text_report(open_report: Any, lab_result: AuditResult)
     assert f"{counted[1]} root causes on {counted[2]} ports ({counted[3]} findings" in line
     # no RT000 among the findings; each coverage gap is in the Coverage section
     assert s.js("() => document.querySelectorAll('article.finding[data-code=RT000]').length") == 0
+    # every root cause the plan fixes shows its native change
+    changes = s.js("() => document.querySelectorAll('article.cause pre.change').length")
+    assert changes == sum(
+        1 for rc in root_causes(lab_result.findings, lab_result.fixes) for _ in rc.fix
+    )
+    assert changes > 0
     notes = sum(1 for f in lab_result.findings if f.code == "RT000")
     items = s.js("() => document.querySelectorAll('#coverage li.coverage-item').length")
     assert items == notes
@@ -438,7 +446,7 @@ def test_the_filter_filters_the_dom(open_report: Any, lab_result: AuditResult) -
         " && !a.classList.contains('context'))"
         ".map(a => [a.dataset.level, a.dataset.code])"
     )
-    causes = root_causes(lab_result.findings)
+    causes = root_causes(lab_result.findings, lab_result.fixes)
     real = [e for rc in causes for e in (rc, *rc.consequences)]  # as --statistics counts
     assert len(s.js(visible)) == len(real)
     page.locator("input.sev-filter[value=warning]").uncheck()

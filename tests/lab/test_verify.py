@@ -135,7 +135,7 @@ def test_verify_html_report(vlab: LabServer, tmp_path: Path) -> None:
         "bar lvl-ok",
         "bar lvl-error",
         "bar lvl-error",
-        "bar lvl-warning",
+        "bar lvl-error",  # impossible (above line rate, RT903): an error, red like any other
     ]
     assert [r["data-client"] for r in page.all("tr", cls="verify-row")] == [
         "gpu01:eth2",

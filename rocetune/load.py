@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePath
-from typing import get_args
+from typing import TYPE_CHECKING, get_args
 
 from rocetune.errors import ParseError, RocetuneError, SnapshotError
 from rocetune.model import DeviceProblem, Feature, Unparsed
@@ -26,6 +26,9 @@ from rocetune.snapshot import (
     read_single_file,
     read_text,
 )
+
+if TYPE_CHECKING:
+    from rocetune.parsecache import ParseCache
 
 Found = tuple[Platform, Snapshot]
 """The driver that reads a snapshot, and the snapshot."""
@@ -127,7 +130,11 @@ def _check_forced_dir(path: Path, snap: Snapshot, driver: Platform) -> None:
 
 def read_dir(path: Path, platform: str | None) -> Found | str:
     """Read a snapshot directory; return the driver and snapshot, or why it cannot be read."""
-    snap = read_directory(path)
+    return resolve_dir(path, read_directory(path), platform)
+
+
+def resolve_dir(path: Path, snap: Snapshot, platform: str | None) -> Found | str:
+    """The driver of a snapshot directory already read (:func:`read_dir`)."""
     if platform and snap.meta.platform and snap.meta.platform != platform:
         msg = (
             f"snapshot was collected from platform {snap.meta.platform!r}, "
@@ -181,10 +188,13 @@ def load_device(
     platform: str | None,
     role: str | None,
     asic: str | None = None,
+    *,
+    cache: ParseCache | None = None,
 ) -> Loaded:
     """Read and parse one device's snapshot (directory or single file).
 
     ``asic`` (the inventory's ``asic:``) replaces the ASIC the snapshot tells, if any.
+    ``cache``: reuse the parse of an unchanged snapshot (:mod:`rocetune.parsecache`).
 
     ``source`` is a path, None (no snapshot, not collected) or a string: why live collection
     failed (rocetune.collect).
@@ -193,7 +203,17 @@ def load_device(
         msg = source or "no snapshot and live collection is not available yet: not collected"
         return Loaded(problem=DeviceProblem(device=name, kind="not-collected", message=msg))
     try:
-        got = read_source(source, platform)
+        hashed: Snapshot | None = None
+        key: str | None = None
+        if cache is not None:
+            hashed, key = _cache_key(cache, source, name, platform, role)
+            hit = cache.get(key) if key is not None else None
+            if hit is not None:
+                return Loaded(result=_with_asic(hit, asic))
+        if hashed is not None and source.is_dir():
+            got = resolve_dir(source, hashed, platform)
+        else:
+            got = read_source(source, platform)
         if isinstance(got, str):
             problem = DeviceProblem(
                 device=name, kind="unsupported-platform", message=got, platform=platform
@@ -207,14 +227,49 @@ def load_device(
             if cut is None:
                 raise
             return Loaded(problem=cut, source=str(source))
-        if asic:
-            result = replace(result, device=result.device.model_copy(update={"asic": asic}))
-        return Loaded(result=result)
+        if cache is not None and key is not None and _unchanged(hashed, snap):
+            cache.put(key, result)
+        return Loaded(result=_with_asic(result, asic))
     except (ParseError, SnapshotError) as exc:
         return Loaded(error=exc)
     except Exception as exc:  # a parser bug must not lose the other devices
         msg = f"internal error while reading this snapshot: {type(exc).__name__}: {exc}"
         return Loaded(error=RocetuneError(msg.splitlines()[0], file=source))
+
+
+def _unchanged(hashed: Snapshot | None, parsed: Snapshot) -> bool:
+    """The parsed snapshot has the text that was hashed (a saved file is read twice)."""
+    return hashed is not None and [f.text for f in hashed] == [f.text for f in parsed]
+
+
+def _with_asic(result: ParseResult, asic: str | None) -> ParseResult:
+    if not asic:
+        return result
+    return replace(result, device=result.device.model_copy(update={"asic": asic}))
+
+
+def _cache_key(
+    cache: ParseCache, source: Path, name: str, platform: str | None, role: str | None
+) -> tuple[Snapshot | None, str | None]:
+    """The snapshot as read and its cache key, taken before any platform is imported.
+
+    How a snapshot is read (the platform detected or checked, the command a saved file
+    stands for) depends only on its content, the platform asked for and rocetune itself, all
+    of which are in the key: a hit needs no platform package at all. A directory is read once
+    (the parse uses the same :class:`Snapshot`); a saved file is read again by
+    :func:`read_file`, and its parse is stored only if the text did not change in between.
+    (None, None) when the source is neither (its error comes from the normal path).
+    """
+    if source.is_dir():
+        snap = read_directory(source)
+        how = "dir"
+    elif source.is_file():
+        text = read_text(source)
+        snap = Snapshot(files={"": SourceFile(str(source), text)}, origin=str(source))
+        how = "file"
+    else:
+        return None, None
+    return snap, cache.key(f"{how}:{platform or ''}", snap, name, role)
 
 
 def parse_snapshot(driver: Platform, snap: Snapshot, name: str, role: str | None) -> ParseResult:
@@ -223,6 +278,10 @@ def parse_snapshot(driver: Platform, snap: Snapshot, name: str, role: str | None
     ``rocetune plan`` re-parses snapshots it replayed its changes on with this, so the replay
     sees the device exactly as the audit did.
     """
+    return _parse(driver, snap, name, role)
+
+
+def _parse(driver: Platform, snap: Snapshot, name: str, role: str | None) -> ParseResult:
     result = _with_refused(driver.parse(snap, name, role), snap)
     if snap.meta.device is not None and result.device.snapshot_device is None:
         device = result.device.model_copy(update={"snapshot_device": snap.meta.device})

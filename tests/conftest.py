@@ -5,6 +5,7 @@ The inner loop is ``pytest -m "not slow"``; CI (``.ci/run``) runs everything.
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -19,3 +20,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         parts = item.path.resolve().relative_to(_TESTS).parts if item.path else ()
         if parts and parts[0] in _SLOW_DIRS:
             item.add_marker(pytest.mark.slow)
+
+
+_CACHES = itertools.count()
+
+
+@pytest.fixture(autouse=True)
+def _own_parse_cache(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Each test's CLI runs get a parse cache of their own (rocetune.parsecache), so a test
+    never reads another test's entries (e.g. one that replaced a parser) and the source
+    tree gets no ``.rocetune_cache``. The directory is created only when a run writes."""
+    path = tmp_path_factory.getbasetemp() / f"rocetune-cache-{next(_CACHES)}"
+    monkeypatch.setenv("ROCETUNE_CACHE_DIR", str(path))

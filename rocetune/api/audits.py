@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rocetune.api.parsing import Job, load_all
 from rocetune.checks.base import RuleOptions
@@ -41,6 +42,9 @@ from rocetune.platforms import KNOWN_PLATFORMS
 from rocetune.platforms.base import ParseResult
 from rocetune.suppress import Policy, apply_to_result
 from rocetune.topology import merge_links
+
+if TYPE_CHECKING:
+    from rocetune.parsecache import ParseCache
 
 
 def _check(
@@ -101,6 +105,7 @@ def audit(
     collector: Callable[[Inventory], Mapping[str, Path | str]] | None = None,
     snapshots: Path | None = None,
     processes: int | None = None,
+    cache: ParseCache | None = None,
 ) -> AuditResult:
     """Audit every device of an inventory from its saved snapshot.
 
@@ -109,8 +114,9 @@ def audit(
     ``snapshots``: a directory whose ``<device>/meta.json`` are devices too (rocetune.fleet;
     overrides the inventory's ``snapshots_dir:``); with no inventory, they are the fabric
     (default intent). ``processes``: snapshots parsed by that many forked processes
-    (default: one per 64 devices, up to the CPUs; rocetune.api.parsing). Raises
-    InventoryError for an invalid inventory.
+    (default: one per 64 devices, up to the CPUs; rocetune.api.parsing). ``cache``: parse
+    only the snapshots that changed since a run that used the same cache
+    (:mod:`rocetune.parsecache`). Raises InventoryError for an invalid inventory.
     """
     if inventory is None:
         if snapshots is None:
@@ -126,6 +132,7 @@ def audit(
         collector=collector,
         snapshots=snapshots,
         processes=processes,
+        cache=cache,
     )
     result.inventory = str(inventory) if inventory is not None else None
     return result
@@ -140,6 +147,7 @@ def audit_inventory(
     collector: Callable[[Inventory], Mapping[str, Path | str]] | None = None,
     snapshots: Path | None = None,
     processes: int | None = None,
+    cache: ParseCache | None = None,
 ) -> AuditResult:
     """:func:`audit` of an inventory already loaded (callers that need it too load it once)."""
     inv, missing = _with_snapshots(inv, snapshots)
@@ -154,7 +162,7 @@ def audit_inventory(
     jobs = [Job(d.name, sources[d.name], d.platform, d.role, d.asic) for d in entries]
     loaded = [
         (d.name, d.platform, _shared(sharer, _declare(item, d)))
-        for d, item in zip(entries, load_all(jobs, processes), strict=True)
+        for d, item in zip(entries, load_all(jobs, processes, cache), strict=True)
     ]
     result = _assemble(loaded, inv.intent, inv.links, selection or Selection(), options)
     for name, st in result.devices.items():
@@ -247,6 +255,7 @@ def lint(
     options: dict[str, RuleOptions] | None = None,
     *,
     policy: Policy | None = None,
+    cache: ParseCache | None = None,
 ) -> AuditResult:
     """Lint saved config files (or snapshot directories) against an intent.
 
@@ -261,7 +270,8 @@ def lint(
     for raw in paths:
         path = Path(raw)
         stem = path.stem if path.is_file() else path.name
-        entries.append((path, stem, _shared(sharer, load_device(stem, path, platform, None))))
+        read = load_device(stem, path, platform, None, cache=cache)
+        entries.append((path, stem, _shared(sharer, read)))
     for group in _host_groups(entries, platform):
         first_path, stem, first = entries[group[0]]
         assert first.result is not None

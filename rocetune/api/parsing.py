@@ -16,9 +16,12 @@ import os
 import signal
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from rocetune.load import Loaded, load_device
+
+if TYPE_CHECKING:
+    from rocetune.parsecache import ParseCache
 
 DEVICES_PER_PROCESS = 64
 """Below this many devices per process a pool costs more than it saves."""
@@ -50,8 +53,8 @@ def process_count(requested: int | None, jobs: int) -> int:
     return max(1, min(cpus(), jobs // DEVICES_PER_PROCESS))
 
 
-def _load(job: Job) -> Loaded:
-    return load_device(job.name, job.source, job.platform, job.role, job.asic)
+def _load(job: Job, cache: ParseCache | None = None) -> Loaded:
+    return load_device(job.name, job.source, job.platform, job.role, job.asic, cache=cache)
 
 
 def _worker_init() -> None:
@@ -59,8 +62,16 @@ def _worker_init() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def load_all(jobs: Sequence[Job], processes: int | None = None) -> Iterator[Loaded]:
-    """Each job's :class:`Loaded`, in the order of ``jobs``."""
+def load_all(
+    jobs: Sequence[Job], processes: int | None = None, cache: ParseCache | None = None
+) -> Iterator[Loaded]:
+    """Each job's :class:`Loaded`, in the order of ``jobs``. With ``cache`` (rocetune.parsecache)
+    the snapshots are read in this process: a cache hit costs less than shipping it back from
+    a worker (parsing the misses in the pool is left to do)."""
+    if cache is not None:
+        for job in jobs:
+            yield _load(job, cache)
+        return
     count = process_count(processes, len(jobs))
     if count <= 1 or not hasattr(os, "fork"):
         for job in jobs:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -12,6 +13,36 @@ from rocetune.cli.collect import collect_options, live_collector
 from rocetune.cli.common import common_options, emit, load_intent, run_guarded
 from rocetune.cli.settings import DISCOVERY_OPTIONS, settings_from
 from rocetune.platforms import KNOWN_PLATFORMS
+
+if TYPE_CHECKING:
+    from rocetune.parsecache import ParseCache
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def cache_options(func: F) -> F:
+    """Add --no-cache and --cache-dir (the parse cache, rocetune.parsecache)."""
+    func = click.option(
+        "--cache-dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        envvar="ROCETUNE_CACHE_DIR",
+        help="Where parsed snapshots are cached [default: .rocetune_cache; env"
+        " ROCETUNE_CACHE_DIR].",
+    )(func)
+    return click.option(
+        "--no-cache",
+        is_flag=True,
+        help="Parse every snapshot again; neither read nor write the cache.",
+    )(func)
+
+
+def parse_cache(no_cache: bool, cache_dir: Path | None) -> ParseCache | None:
+    """The parse cache of a run, None with --no-cache."""
+    if no_cache:
+        return None
+    from rocetune.parsecache import ParseCache, default_dir
+
+    return ParseCache(cache_dir if cache_dir is not None else default_dir())
 
 
 @click.command()
@@ -29,8 +60,14 @@ from rocetune.platforms import KNOWN_PLATFORMS
     "node); hosts of INVENTORY without one are not collected (exit 3). INVENTORY optional.",
 )
 @collect_options
+@cache_options
 def audit(
-    inventory: Path | None, save_snapshot: Path | None, snapshots: Path | None, **opts: Any
+    inventory: Path | None,
+    save_snapshot: Path | None,
+    snapshots: Path | None,
+    no_cache: bool,
+    cache_dir: Path | None,
+    **opts: Any,
 ) -> None:
     """Audit every device of INVENTORY against the fabric's intent.
 
@@ -55,6 +92,7 @@ def audit(
                 collector=collector,
                 snapshots=snapshots,
                 processes=opts.get("processes"),
+                cache=parse_cache(no_cache, cache_dir),
             )
             return emit(result, opts, settings)
 
@@ -78,8 +116,14 @@ def audit(
 @DISCOVERY_OPTIONS[1]
 @DISCOVERY_OPTIONS[2]
 @common_options
+@cache_options
 def lint(
-    files: tuple[Path, ...], platform: str | None, intent_file: Path | None, **opts: Any
+    files: tuple[Path, ...],
+    platform: str | None,
+    intent_file: Path | None,
+    no_cache: bool,
+    cache_dir: Path | None,
+    **opts: Any,
 ) -> None:
     """Lint saved config files and outputs: SONiC config_db.json, Cumulus NVUE YAML or `nv set`
     lists, EOS and NX-OS running-configs, Linux host outputs (mlnx_qos, show_gids, ...).
@@ -119,6 +163,7 @@ def lint(
             settings.selection,
             settings.options,
             policy=settings.policy,
+            cache=parse_cache(no_cache, cache_dir),
         )
         return emit(result, opts, settings)
 

@@ -28,7 +28,7 @@ INSECURE_WARNING = (
 
 def collect_options(func: F) -> F:
     """Add the SSH options shared by `collect` and `audit`."""
-    from rocetune.collect import DEFAULT_WORKERS
+    from rocetune.collect.options import DEFAULT_WORKERS
 
     decorators = [
         click.option(
@@ -197,11 +197,11 @@ def live_collector(
         scope = tmp
 
     def collector(inv: Inventory) -> dict[str, Path | str]:
-        from rocetune.collect import CollectConfigError
-
         names = [d.name for d in inv.devices.values() if d.snapshot is None]
         if not names:
             return {}
+        from rocetune.collect import CollectConfigError
+
         try:
             outcomes = run_collect(inv, holder["dir"], names, opts)
         except CollectConfigError as exc:  # the offline devices are still checked

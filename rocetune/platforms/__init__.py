@@ -48,11 +48,16 @@ def load(name: str) -> Platform:
 
 
 @cache
+def _loaded(name: str) -> Platform:
+    return load(name)
+
+
+@cache
 def drivers() -> dict[str, Platform]:
-    """Every supported platform by name, in auto-detection order."""
-    return {name: load(name) for name in PLATFORMS}
+    """Every supported platform by name, in auto-detection order (imports every package)."""
+    return {name: _loaded(name) for name in PLATFORMS}
 
 
 def get_driver(name: str) -> Platform | None:
-    """The platform ``name`` or None when it is not supported yet."""
-    return drivers().get(name)
+    """The platform ``name`` or None when it is not supported yet (imports only its package)."""
+    return _loaded(name) if name in PLATFORMS else None

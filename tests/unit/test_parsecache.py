@@ -1,0 +1,301 @@
+"""The parse cache (rocetune.parsecache, issue 17 item 6): a re-audit parses only the
+snapshots that changed, gives the same report as an uncached run, and survives damaged
+entries, other versions and a cache it cannot write."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rocetune import api, load, parsecache
+from rocetune.model import AuditResult
+from rocetune.parsecache import ParseCache
+from rocetune.report import render
+from tests.realworld import score
+
+ROOT = Path(__file__).resolve().parents[2]
+LAB = ROOT / "inventories" / "lab"
+LAB_DEVICES = 10
+
+
+@pytest.fixture
+def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The device names parsed (cache misses reach the platform parser)."""
+    seen: list[str] = []
+    real: Callable[..., Any] = load._parse
+
+    def counting(driver: Any, snap: Any, name: str, role: str | None) -> Any:
+        seen.append(name)
+        return real(driver, snap, name, role)
+
+    monkeypatch.setattr(load, "_parse", counting)
+    return seen
+
+
+@pytest.fixture
+def lab(tmp_path: Path) -> Path:
+    """A copy of the lab whose files the test may change."""
+    shutil.copytree(LAB, tmp_path / "lab")
+    return tmp_path / "lab" / "inventory.yaml"
+
+
+def report(result: AuditResult) -> str:
+    return render("json", result)
+
+
+def test_unchanged_snapshots_are_not_parsed_again(
+    lab: Path, tmp_path: Path, parses: list[str]
+) -> None:
+    cold = ParseCache(tmp_path / "cache")
+    first = api.audit(lab, cache=cold)
+    assert len(parses) == LAB_DEVICES
+    assert (cold.hits, cold.misses) == (0, LAB_DEVICES)
+
+    parses.clear()
+    warm = ParseCache(tmp_path / "cache")
+    second = api.audit(lab, cache=warm)
+    assert parses == []
+    assert (warm.hits, warm.misses, warm.ignored) == (LAB_DEVICES, 0, 0)
+    assert report(second) == report(first)
+
+
+def test_a_changed_file_is_parsed_again_and_only_its_device(
+    lab: Path, tmp_path: Path, parses: list[str]
+) -> None:
+    api.audit(lab, cache=ParseCache(tmp_path / "cache"))
+    parses.clear()
+    config = lab.parent / "snapshots" / "leaf1" / "show_runningconfiguration_all.json"
+    text = config.read_text()
+    assert text.count('"mtu": "9214"') == 4
+    config.write_text(text.replace('"mtu": "9214"', '"mtu": "1500"'))
+    single = lab.parent / "configs" / "leaf4.yaml"  # a device whose snapshot is one file
+    single.write_text(single.read_text() + "\n")
+
+    again = api.audit(lab, cache=ParseCache(tmp_path / "cache"))
+    assert sorted(parses) == ["leaf1", "leaf4"]
+    assert report(again) == report(api.audit(lab))
+    assert again.fabric.devices["leaf1"].ports["Ethernet0"].mtu == 1500
+
+
+def test_a_new_file_in_a_snapshot_directory_is_a_change(
+    lab: Path, tmp_path: Path, parses: list[str]
+) -> None:
+    api.audit(lab, cache=ParseCache(tmp_path / "cache"))
+    parses.clear()
+    (lab.parent / "snapshots" / "gpu01" / "extra_output.txt").write_text("x\n")
+    api.audit(lab, cache=ParseCache(tmp_path / "cache"))
+    assert parses == ["gpu01"]
+
+
+def test_inventory_role_and_asic_are_honoured(lab: Path, tmp_path: Path) -> None:
+    """The role is part of the key; the inventory's asic is laid over a cached parse."""
+    api.audit(lab, cache=ParseCache(tmp_path / "cache"))
+    text = lab.read_text().replace(
+        "leaf1: {host: 10.0.0.11, groups: [leaves, sonic],",
+        "leaf1: {host: 10.0.0.11, groups: [spines, sonic], asic: th5,",
+    )
+    lab.write_text(text)
+    cache = ParseCache(tmp_path / "cache")
+    result = api.audit(lab, cache=cache)
+    assert cache.misses == 1
+    leaf1 = result.fabric.devices["leaf1"]
+    assert (leaf1.role, leaf1.asic) == ("spine", "th5")
+    assert report(result) == report(api.audit(lab))
+
+
+def test_lab_report_equals_uncached(tmp_path: Path) -> None:
+    inventory = LAB / "inventory.yaml"
+    plain = report(api.audit(inventory))
+    for _ in range(2):  # cold, then every device from the cache
+        assert report(api.audit(inventory, cache=ParseCache(tmp_path / "c"))) == plain
+
+
+def test_realworld_and_corpus_reports_equal_uncached(tmp_path: Path) -> None:
+    """Every real-world config and corpus copy, linted alone: cold and warm cache runs give
+    the JSON report of the uncached run (the round trip of every parsed model is exact)."""
+    files = [p for p, _ in score.expectations()]
+    files += sorted((ROOT / "tests" / "fixtures").rglob("corpus_*"))
+    assert len(files) > 40
+    warm = ParseCache(tmp_path / "c")
+    for path in files:
+        plain = report(api.lint([path]))
+        cold = report(api.lint([path], cache=ParseCache(tmp_path / "c")))
+        assert cold == plain, path
+        assert report(api.lint([path], cache=warm)) == plain, path
+    assert warm.hits > 40
+    assert warm.ignored == 0
+
+
+def _entries(directory: Path) -> list[Path]:
+    return sorted((directory / parsecache.CACHE_VERSION).rglob("*.json"))
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda raw: b"",
+        lambda raw: raw[: len(raw) // 2],
+        lambda raw: b"\x80\x81 not json",
+        lambda raw: raw.replace(b'"kind":"', b'"kind":"router-'),
+        lambda raw: raw.replace(b'"format":1', b'"format":99'),
+        lambda raw: raw.replace(b'"refs":[', b'"refs":[["x",999,1],'),
+        lambda raw: b"[]",
+    ],
+    ids=["empty", "truncated", "binary", "invalid-model", "format", "bad-ref", "not-object"],
+)
+def test_a_damaged_entry_is_ignored_and_rewritten(
+    tmp_path: Path, parses: list[str], damage: Callable[[bytes], bytes]
+) -> None:
+    inventory = LAB / "inventory.yaml"
+    plain = report(api.audit(inventory))
+    api.audit(inventory, cache=ParseCache(tmp_path / "c"))
+    entries = _entries(tmp_path / "c")
+    assert len(entries) == LAB_DEVICES
+    for entry in entries:
+        entry.write_bytes(damage(entry.read_bytes()))
+    parses.clear()
+    cache = ParseCache(tmp_path / "c")
+    assert report(api.audit(inventory, cache=cache)) == plain
+    assert len(parses) == LAB_DEVICES
+    assert (cache.hits, cache.ignored) == (0, LAB_DEVICES)
+    parses.clear()
+    api.audit(inventory, cache=ParseCache(tmp_path / "c"))
+    assert parses == []  # rewritten
+
+
+def test_an_entry_under_another_key_is_not_used(tmp_path: Path, parses: list[str]) -> None:
+    """An entry copied to another key's file (or a hash collision) names its own key."""
+    inventory = LAB / "inventory.yaml"
+    api.audit(inventory, cache=ParseCache(tmp_path / "c"))
+    entries = _entries(tmp_path / "c")
+    donor = entries[0].read_bytes()
+    for entry in entries[1:]:
+        entry.write_bytes(donor)
+    parses.clear()
+    cache = ParseCache(tmp_path / "c")
+    api.audit(inventory, cache=cache)
+    assert (cache.hits, cache.ignored) == (1, LAB_DEVICES - 1)
+
+
+def test_another_version_does_not_read_the_entries(
+    tmp_path: Path, parses: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inventory = LAB / "inventory.yaml"
+    api.audit(inventory, cache=ParseCache(tmp_path / "c"))
+    monkeypatch.setattr(parsecache, "CACHE_VERSION", "9.9.9-f1")
+    parses.clear()
+    api.audit(inventory, cache=ParseCache(tmp_path / "c"))
+    assert len(parses) == LAB_DEVICES
+    assert (tmp_path / "c" / "9.9.9-f1").is_dir()
+
+
+def test_changed_rocetune_code_does_not_read_the_entries(
+    tmp_path: Path, parses: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A development checkout whose parser changed (same version number) parses again."""
+    inventory = LAB / "inventory.yaml"
+    api.audit(inventory, cache=ParseCache(tmp_path / "c"))
+    monkeypatch.setattr(parsecache, "code_fingerprint", lambda: "edited")
+    parses.clear()
+    api.audit(inventory, cache=ParseCache(tmp_path / "c"))
+    assert len(parses) == LAB_DEVICES
+
+
+def test_fingerprint_follows_the_package_files() -> None:
+    parsecache.code_fingerprint.cache_clear()
+    first = parsecache.code_fingerprint()
+    module = Path(parsecache.__file__)
+    st = module.stat()
+    try:
+        os.utime(module, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+        parsecache.code_fingerprint.cache_clear()
+        assert parsecache.code_fingerprint() != first
+    finally:
+        os.utime(module, ns=(st.st_atime_ns, st.st_mtime_ns))
+        parsecache.code_fingerprint.cache_clear()
+    assert parsecache.code_fingerprint() == first
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes anywhere")
+def test_an_unwritable_cache_is_skipped(tmp_path: Path) -> None:
+    directory = tmp_path / "ro"
+    directory.mkdir()
+    directory.chmod(0o500)
+    try:
+        cache = ParseCache(directory / "cache")
+        api.audit(LAB / "inventory.yaml", cache=cache)
+        assert cache.write_errors == 1
+    finally:
+        directory.chmod(0o700)
+
+
+def test_a_cache_path_that_is_a_file_is_skipped(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    cache = ParseCache(blocker)
+    result = api.audit(LAB / "inventory.yaml", cache=cache)
+    assert cache.write_errors == 1
+    assert report(result) == report(api.audit(LAB / "inventory.yaml"))
+
+
+def test_cache_directory_is_tagged_and_ignored_by_git(tmp_path: Path) -> None:
+    api.audit(LAB / "inventory.yaml", cache=ParseCache(tmp_path / "c"))
+    assert (tmp_path / "c" / ".gitignore").read_text().splitlines()[-1] == "*"
+    assert (
+        (tmp_path / "c" / "CACHEDIR.TAG")
+        .read_text()
+        .startswith("Signature: 8a477f597d28d172789f06886806bc55")
+    )
+    stray = [p for p in (tmp_path / "c").rglob("*") if p.name.endswith(".tmp")]
+    assert stray == []
+
+
+def test_entries_hold_no_pickle(tmp_path: Path) -> None:
+    """Entries are JSON the model validates again (never unpickled)."""
+    import json
+
+    api.audit(LAB / "inventory.yaml", cache=ParseCache(tmp_path / "c"))
+    for entry in _entries(tmp_path / "c"):
+        data = json.loads(entry.read_text().replace("Infinity", "1e999"))
+        assert set(data) == {"format", "key", "device", "files", "refs"}
+        assert data["key"] == entry.stem
+
+
+def test_cli_cache_dir_no_cache_and_env(
+    tmp_path: Path, parses: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from click.testing import CliRunner
+
+    from rocetune.cli import cli
+
+    inventory = str(LAB / "inventory.yaml")
+    runner = CliRunner()
+    off = runner.invoke(cli, ["audit", inventory, "--format", "json", "--no-cache"])
+    assert off.exit_code == 1, off.output
+    assert not Path(os.environ["ROCETUNE_CACHE_DIR"]).exists()
+    assert len(parses) == LAB_DEVICES
+
+    parses.clear()
+    args = ["audit", inventory, "--format", "json", "--cache-dir", str(tmp_path / "d")]
+    first = runner.invoke(cli, args)
+    second = runner.invoke(cli, args)
+    assert len(parses) == LAB_DEVICES  # the second run parsed nothing
+    assert first.output == second.output == off.output
+    assert _entries(tmp_path / "d")
+
+    parses.clear()
+    monkeypatch.setenv("ROCETUNE_CACHE_DIR", str(tmp_path / "d"))
+    third = runner.invoke(cli, ["audit", inventory, "--format", "json"])
+    assert (parses, third.output) == ([], off.output)
+
+    lint_args = ["lint", str(LAB / "configs" / "leaf4.yaml"), "--format", "json"]
+    runner.invoke(cli, lint_args)
+    parses.clear()
+    again = runner.invoke(cli, lint_args)
+    assert parses == []
+    assert again.output == runner.invoke(cli, [*lint_args, "--no-cache"]).output

@@ -134,12 +134,37 @@ class DeviceTarget:
 
 
 def link_lengths(device: str, links: Iterable[Link]) -> dict[str, float]:
-    """Port -> the longest known cable length of the links ending at it."""
-    out: dict[str, float] = {}
+    """Port -> the longest known cable length of the links ending at it.
+
+    A fabric's links are indexed once (:func:`lengths_by_device`), so rendering every device
+    of a fabric reads each link once, not once per device."""
+    if isinstance(links, tuple):
+        return dict(lengths_by_device(links).get(device, {}))
+    return dict(_index(links).get(device, {}))
+
+
+_last: list[tuple[tuple[Link, ...], dict[str, dict[str, float]]]] = []
+"""The index of the last links tuple asked for (render and plan ask for one fabric's)."""
+
+
+def lengths_by_device(links: tuple[Link, ...]) -> dict[str, dict[str, float]]:
+    """Device -> port -> the longest known cable length of the links ending there; the
+    index of the same tuple object is reused (a fabric's ``links`` are immutable)."""
+    if _last and _last[0][0] is links:
+        return _last[0][1]
+    index = _index(links)
+    _last[:] = [(links, index)]
+    return index
+
+
+def _index(links: Iterable[Link]) -> dict[str, dict[str, float]]:
+    out: dict[str, dict[str, float]] = {}
     for link in links:
+        if link.length_m is None:
+            continue
         for end in (link.a, link.b):
-            if end.device == device and link.length_m is not None:
-                out[end.port] = max(out.get(end.port, 0.0), link.length_m)
+            ports = out.setdefault(end.device, {})
+            ports[end.port] = max(ports.get(end.port, 0.0), link.length_m)
     return out
 
 

@@ -74,12 +74,24 @@ class KnownHosts:
     entries: list[_Entry] = field(default_factory=list)
     revoked: set[tuple[str, str]] = field(default_factory=set)
     warnings: list[str] = field(default_factory=list)
+    _exact: dict[str, list[int]] | None = field(default=None, repr=False, compare=False)
+    """Plain host name (lower case) -> indexes of the entries that list it."""
+    _scan: list[int] = field(default_factory=list, repr=False, compare=False)
+    """Indexes of the entries with a wildcard, negated or hashed pattern (tried one by one)."""
 
     def keys_for(self, host: str, port: int | None) -> list[HostKey]:
-        """The non-revoked keys OpenSSH would accept for ``host`` on ``port``."""
+        """The non-revoked keys OpenSSH would accept for ``host`` on ``port``.
+
+        Entries whose patterns are all plain names are found through an index built on the
+        first lookup, so a run over many devices does not match every line per device."""
         name = endpoint_name(host, port)
+        if self._exact is None:
+            self._index()
+        assert self._exact is not None
+        candidates = sorted({*self._exact.get(name.lower(), ()), *self._scan})
         out: list[HostKey] = []
-        for entry in self.entries:
+        for i in candidates:
+            entry = self.entries[i]
             if (entry.keytype, entry.key) in self.revoked:
                 continue
             if _matches(entry.patterns, name):
@@ -87,6 +99,22 @@ class KnownHosts:
                 if key not in out:
                     out.append(key)
         return out
+
+    def _index(self) -> None:
+        exact: dict[str, list[int]] = {}
+        self._scan = []
+        for i, entry in enumerate(self.entries):
+            if any(_special(p) for p in entry.patterns):
+                self._scan.append(i)
+                continue
+            for pattern in entry.patterns:
+                exact.setdefault(pattern.lower(), []).append(i)
+        self._exact = exact
+
+
+def _special(pattern: str) -> bool:
+    """A pattern that is not one literal name: wildcard, negation or a hashed name."""
+    return pattern.startswith(("!", "|")) or "*" in pattern or "?" in pattern
 
 
 def _matches(patterns: tuple[str, ...], name: str) -> bool:

@@ -90,3 +90,51 @@ def test_one_host_file_holds_only_that_host(tmp_path: Path) -> None:
     with known_hosts.one_host_file(keys, "leaf1", 2222) as path:
         assert path.read_text(encoding="ascii") == f"[leaf1]:2222 ssh-ed25519 {K1}\n"
     assert not path.exists()
+
+
+def _every_entry(kh: known_hosts.KnownHosts, host: str, port: int | None) -> list[str]:
+    """keys_for without the index: every entry tried in file order."""
+    name = known_hosts.endpoint_name(host, port)
+    out: list[str] = []
+    for entry in kh.entries:
+        revoked = (entry.keytype, entry.key) in kh.revoked
+        if not revoked and known_hosts._matches(entry.patterns, name) and entry.key not in out:
+            out.append(entry.key)
+    return out
+
+
+def test_indexed_lookup_equals_trying_every_line() -> None:
+    """The plain-name index gives the keys, in file order, that matching every line gives."""
+    keys = [_key(s) for s in range(1, 9)]
+    lines = [
+        f"Leaf1,10.0.0.11 ssh-ed25519 {keys[0]}",
+        f"leaf*,!leaf9 ssh-ed25519 {keys[1]}",
+        f"{_hashed('leaf1')} ssh-ed25519 {keys[2]}",
+        f"[leaf1]:2222 ssh-ed25519 {keys[3]}",
+        f"leaf1 ssh-ed25519 {keys[4]}",
+        f"@revoked * ssh-ed25519 {keys[5]}",
+        f"leaf1 ssh-ed25519 {keys[5]}",
+        f"leaf?,spine1 ssh-ed25519 {keys[6]}",
+        f"spine1 ssh-ed25519 {keys[0]}",
+    ]
+    lines += [f"host{i} ssh-ed25519 {keys[7]}" for i in range(500)]
+    kh = known_hosts.parse("\n".join(lines) + "\n")
+    for host, port in [
+        ("leaf1", 22),
+        ("LEAF1", None),
+        ("leaf1", 2222),
+        ("leaf9", 22),
+        ("spine1", 22),
+        ("10.0.0.11", 22),
+        ("host499", 22),
+        ("nobody", 22),
+    ]:
+        got = [k.key for k in kh.keys_for(host, port)]
+        assert got == _every_entry(kh, host, port), (host, port)
+    assert [k.key for k in kh.keys_for("leaf1", 22)] == [
+        keys[0],
+        keys[1],
+        keys[2],
+        keys[4],
+        keys[6],
+    ]

@@ -15,8 +15,12 @@ same command list per device, each in a fresh process:
   through netmiko), host keys verified, outputs redacted and written;
 - ``nornir``: Nornir's threaded runner at its default worker count with
   ``netmiko_send_command`` per command (interactive sessions for every device);
-- ``asyncssh``: ``asyncio.gather`` over all devices, ``conn.run`` per command: the lower
-  bound (no prompt handling, nothing written).
+- ``asyncssh``: ``asyncio.gather`` over the devices, ``conn.run`` per command: the lower
+  bound (no prompt handling, nothing written), at rocetune's concurrency: as many devices at
+  a time as rocetune's workers, per connection as many commands at a time as rocetune runs
+  (hosts: 8 exec channels, :data:`rocetune.collect.exec_channel.LANES`; switches: one, an
+  interactive shell), in rocetune's rounds (hosts: commands, then follow-ups);
+- ``asyncssh_all`` (with ``--clients``): the same with every device connected at once.
 
 Printed per client: median wall time of ``--repeat`` runs (min-max), its CPU time and peak
 RSS (rusage of the client process and its children), the emulator's CPU during the run, and
@@ -96,21 +100,36 @@ def fleet(n: int, latency_ms: float) -> dict[str, dict[str, Any]]:
     return devices
 
 
-def command_lists(devices: dict[str, dict[str, Any]]) -> dict[str, list[str]]:
-    """The commands rocetune sends to each platform (hosts: with follow-ups)."""
+def command_phases(devices: dict[str, dict[str, Any]]) -> dict[str, list[list[str]]]:
+    """The commands rocetune sends to each platform, in its rounds: the command list, then
+    (hosts) the follow-ups whose arguments come from the first round's outputs."""
     from rocetune.platforms import drivers
     from rocetune.snapshot import read_directory
     from tests.lab.lab import FIXTURES
 
-    out: dict[str, list[str]] = {}
+    out: dict[str, list[list[str]]] = {}
     for platform in {d["platform"] for d in devices.values()}:
         driver = drivers()[platform]
-        commands = list(driver.commands(HOST_NICS if driver.kind == "host" else ()))
+        first = [c.command for c in driver.commands(HOST_NICS if driver.kind == "host" else ())]
+        out[platform] = [first]
         if driver.kind == "host":
             snap = read_directory(FIXTURES / "linux_host" / "gpu01")
-            commands += driver.followup_commands(snap)
-        out[platform] = [c.command for c in commands]
+            out[platform].append([c.command for c in driver.followup_commands(snap)])
     return out
+
+
+def command_lists(devices: dict[str, dict[str, Any]]) -> dict[str, list[str]]:
+    """The commands rocetune sends to each platform (hosts: with follow-ups)."""
+    return {p: [c for phase in got for c in phase] for p, got in command_phases(devices).items()}
+
+
+def lanes(platform: str) -> int:
+    """Commands rocetune runs at the same time on one connection to ``platform``: hosts use
+    exec channels (:data:`rocetune.collect.exec_channel.LANES`), switches one interactive
+    shell (netmiko: one command at a time)."""
+    from rocetune.collect.exec_channel import LANES
+
+    return LANES if platform == "linux_host" else 1
 
 
 @dataclass
@@ -207,10 +226,25 @@ def child_nornir(spec: dict[str, Any]) -> None:
     _child_stats(sum(1 for r in result.values() if not r.failed))
 
 
+def child_asyncssh_all(spec: dict[str, Any]) -> None:
+    """The asyncssh bound with every device connected at once (more than rocetune's workers)."""
+    child_asyncssh({**spec, "workers": len(spec["devices"])})
+
+
 def child_asyncssh(spec: dict[str, Any]) -> None:
     import asyncio
 
     import asyncssh
+
+    async def phase(conn: Any, commands: list[str], width: int) -> None:
+        """The commands of one round, ``width`` channels open at a time (as rocetune)."""
+        gate = asyncio.Semaphore(width)
+
+        async def run(command: str) -> None:
+            async with gate:
+                await conn.run(command)
+
+        await asyncio.gather(*(run(c) for c in commands))
 
     async def one(dev: dict[str, Any], sem: asyncio.Semaphore) -> bool:
         async with (
@@ -223,12 +257,12 @@ def child_asyncssh(spec: dict[str, Any]) -> None:
                 known_hosts=spec["known_hosts"],
             ) as conn,
         ):
-            for command in spec["commands"][dev["platform"]]:
-                await conn.run(command)
+            for commands in spec["phases"][dev["platform"]]:
+                await phase(conn, commands, spec["lanes"][dev["platform"]])
         return True
 
     async def main() -> int:
-        sem = asyncio.Semaphore(len(spec["devices"]))
+        sem = asyncio.Semaphore(spec["workers"])
         done = await asyncio.gather(
             *(one(d, sem) for d in spec["devices"].values()), return_exceptions=True
         )
@@ -237,7 +271,12 @@ def child_asyncssh(spec: dict[str, Any]) -> None:
     _child_stats(asyncio.run(main()))
 
 
-CHILDREN = {"rocetune": child_rocetune, "nornir": child_nornir, "asyncssh": child_asyncssh}
+CHILDREN = {
+    "rocetune": child_rocetune,
+    "nornir": child_nornir,
+    "asyncssh": child_asyncssh,
+    "asyncssh_all": child_asyncssh_all,
+}
 
 
 # --- driver -------------------------------------------------------------------------------
@@ -273,7 +312,7 @@ def _report(results: dict[str, list[Sample]], n: int) -> None:
             f"{'':>6} {mid.cpu:>7.2f} {mid.rss_mb:>11.0f} {mid.lab_cpu:>9.2f}"
         )
     if "rocetune" in med:
-        for other in ("asyncssh", "nornir"):
+        for other in ("asyncssh", "asyncssh_all", "nornir"):
             if other in med:
                 print(f"rocetune / {other}: {med['rocetune'] / med[other]:.2f}x")
 
@@ -305,6 +344,9 @@ def _spec(work: Path, lab: Any, devices: dict[str, Any], args: argparse.Namespac
         "user": USER,
         "password": PASSWORD,
         "commands": command_lists(devices),
+        "phases": command_phases(devices),
+        "lanes": {d["platform"]: lanes(d["platform"]) for d in devices.values()},
+        "workers": _workers(args.rocetune_args),
         "rocetune_args": args.rocetune_args.split(),
         "devices": {
             n: {"platform": d["platform"], "port": lab.ports[n]} for n, d in devices.items()
@@ -313,6 +355,20 @@ def _spec(work: Path, lab: Any, devices: dict[str, Any], args: argparse.Namespac
     path = work / "spec.json"
     path.write_text(json.dumps(spec), encoding="utf-8")
     return path
+
+
+def _workers(rocetune_args: str) -> int:
+    """The devices rocetune collects at the same time (its --workers), which the asyncssh
+    bound uses too."""
+    from rocetune.collect.options import DEFAULT_WORKERS
+
+    words = rocetune_args.split()
+    for i, word in enumerate(words):
+        if word == "--workers" and i + 1 < len(words):
+            return int(words[i + 1])
+        if word.startswith("--workers="):
+            return int(word.split("=", 1)[1])
+    return DEFAULT_WORKERS
 
 
 def _runs(spec: Path, lab_pid: int, args: argparse.Namespace) -> dict[str, list[Sample]]:

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 DEFAULT_DIR = ".rocetune_cache"
 ENV_DIR = "ROCETUNE_CACHE_DIR"
 """Environment variable naming the cache directory (like ``RUFF_CACHE_DIR``)."""
-FORMAT = 1
+FORMAT = 2
 """Layout of an entry; part of the key and of the directory name."""
 CACHE_VERSION = f"{__version__}-f{FORMAT}"
 _TAG = (
@@ -175,7 +175,8 @@ def _write(path: Path, data: bytes) -> None:
 
 
 def _encode(result: ParseResult, key: str) -> bytes:
-    """The entry of ``result``: JSON (floats such as an unlimited alpha kept as Infinity)."""
+    """The entry of ``result``: a header line (key, provenance table), then the device as
+    JSON (floats such as an unlimited alpha kept as Infinity), read back in one pass."""
     from pydantic_core import to_json
 
     files: dict[str, int] = {}
@@ -183,31 +184,31 @@ def _encode(result: ParseResult, key: str) -> bytes:
     for path, ref in result.provenance.refs.items():
         index = files.setdefault(ref.file, len(files))
         refs.append((path, index, ref.line))
-    entry = {
-        "format": FORMAT,
-        "key": key,
-        "device": result.device.model_dump(),
-        "files": list(files),
-        "refs": refs,
-    }
-    return to_json(entry, inf_nan_mode="constants")
+    header = {"format": FORMAT, "key": key, "files": list(files), "refs": refs}
+    device = to_json(result.device.model_dump(), inf_nan_mode="constants")
+    return to_json(header) + b"\n" + device
 
 
 def _decode(raw: bytes, key: str) -> ParseResult | None:
     """The ParseResult of an entry, None when it is not the entry of ``key``."""
     from pydantic_core import from_json
 
-    from rocetune.model import Device, Provenance
+    from rocetune.model import Device, Provenance, SourceRef
     from rocetune.platforms.base import ParseResult
 
-    entry = from_json(raw, allow_inf_nan=True)
-    if not isinstance(entry, dict) or entry.get("format") != FORMAT or entry.get("key") != key:
+    cut = raw.index(b"\n")
+    header = from_json(raw[:cut])
+    if not isinstance(header, dict) or header.get("format") != FORMAT or header.get("key") != key:
         return None
-    device = Device.model_validate(entry["device"])
-    files = entry["files"]
-    provenance = Provenance()
-    for path, index, line in entry["refs"]:
-        if not isinstance(path, str) or not (line is None or isinstance(line, int)):
+    files = [str(f) for f in header["files"]]
+    shared: dict[tuple[int, int | None], SourceRef] = {}
+    refs: dict[str, SourceRef] = {}
+    for path, index, line in header["refs"]:
+        if not isinstance(path, str) or not (line is None or type(line) is int):
             return None
-        provenance.set(path, str(files[index]), line)
-    return ParseResult(device, provenance)
+        ref = shared.get((index, line))
+        if ref is None:
+            ref = shared[index, line] = SourceRef(files[index], line)
+        refs[path] = ref
+    device = Device.model_validate_json(raw[cut + 1 :])
+    return ParseResult(device, Provenance(refs=refs))

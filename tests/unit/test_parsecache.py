@@ -142,11 +142,23 @@ def _entries(directory: Path) -> list[Path]:
         lambda raw: raw[: len(raw) // 2],
         lambda raw: b"\x80\x81 not json",
         lambda raw: raw.replace(b'"kind":"', b'"kind":"router-'),
-        lambda raw: raw.replace(b'"format":1', b'"format":99'),
+        lambda raw: raw.replace(b'"format":2', b'"format":99'),
         lambda raw: raw.replace(b'"refs":[', b'"refs":[["x",999,1],'),
         lambda raw: b"[]",
+        lambda raw: raw.replace(b"\n", b" "),
+        lambda raw: raw.replace(b'"refs":[', b'"refs":[[1,0,1],'),
     ],
-    ids=["empty", "truncated", "binary", "invalid-model", "format", "bad-ref", "not-object"],
+    ids=[
+        "empty",
+        "truncated",
+        "binary",
+        "invalid-model",
+        "format",
+        "bad-ref",
+        "not-object",
+        "one-line",
+        "bad-path",
+    ],
 )
 def test_a_damaged_entry_is_ignored_and_rewritten(
     tmp_path: Path, parses: list[str], damage: Callable[[bytes], bytes]
@@ -261,9 +273,13 @@ def test_entries_hold_no_pickle(tmp_path: Path) -> None:
 
     api.audit(LAB / "inventory.yaml", cache=ParseCache(tmp_path / "c"))
     for entry in _entries(tmp_path / "c"):
-        data = json.loads(entry.read_text().replace("Infinity", "1e999"))
-        assert set(data) == {"format", "key", "device", "files", "refs"}
-        assert data["key"] == entry.stem
+        head, device = entry.read_text().replace("Infinity", "1e999").split("\n")
+        header = json.loads(head)
+        assert set(header) == {"format", "key", "files", "refs"}
+        assert header["key"] == entry.stem
+        assert json.loads(device)["name"] in {"spine1", "spine2", "leaf4"} | {
+            f"{k}{i}" for k in ("leaf", "gpu0") for i in range(1, 5)
+        }
 
 
 def test_cli_cache_dir_no_cache_and_env(

@@ -1,0 +1,146 @@
+"""Cached re-audit benchmark: a host-heavy fleet audited cold, then again with a share changed.
+
+Usage::
+
+    python benchmarks/audit_cache.py                         # 10,000 hosts x 2 NICs + 500 switches
+    python benchmarks/audit_cache.py --hosts 1000 --scale 0.05 --changed 0.01
+
+The fleet: the switches of ``benchmarks/fabricgen.py`` at ``--scale`` (0.5 = 100 spines and
+400 leaves, SONiC and Cumulus, with their links) plus ``--hosts`` Linux hosts with two
+ConnectX ports each (``fabricgen.write_host`` snapshot directories; the hosts have no
+declared links). Every run is ``rocetune audit INVENTORY --format json`` in a fresh process
+(interpreter start and imports included), each with its own measurement:
+
+- ``no cache``: ``--no-cache`` (what every audit cost before the cache);
+- ``cold``: an empty cache directory (parse everything, write every entry);
+- ``warm``: nothing changed since ``cold`` (every device from the cache);
+- ``changed``: ``--changed`` of the devices (hosts and switches alike, spread evenly) had
+  one file edited since the last run (a line appended), the others from the cache.
+
+Printed per run: wall seconds, CPU seconds and peak RSS of the process, and the cache's
+entries; the JSON reports of the ``no cache`` and ``warm`` runs must be equal (checked).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+NICS = ("eth2", "eth3")
+
+
+def generate(root: Path, scale: float, hosts: int) -> list[Path]:
+    """Write the fleet under ``root``; return one file per device (the file an edit touches)."""
+    from benchmarks.fabricgen import generate as switches
+    from benchmarks.fabricgen import write_host
+
+    gen = switches(root, scale, hosts=False)
+    text = gen.inventory.read_text(encoding="utf-8")
+    head, _, links = text.partition("links:\n")
+    lines = [head.rstrip("\n")]
+    edits = [p for paths in (gen.files["json"], gen.files["yaml"]) for p in paths]
+    edits = [p for p in edits if p != gen.inventory]
+    for h in range(hosts):
+        name = f"host{h:05d}"
+        files = write_host(root / "hosts" / name, name, list(NICS), None)
+        edits.append(next(f for f in files if f.name.startswith("mlnx_qos")))
+        lines.append(
+            f"  {name}: {{platform: linux_host, role: host, snapshot: hosts/{name},"
+            f" nics: [{', '.join(NICS)}]}}"
+        )
+    gen.inventory.write_text("\n".join(lines) + "\nlinks:\n" + links, encoding="utf-8")
+    return edits
+
+
+def run(inventory: Path, out: Path, *args: str) -> dict[str, float]:
+    """One ``rocetune audit`` in a fresh process: wall, CPU and peak RSS (of that process)."""
+    argv = [sys.executable, "-m", "rocetune", "audit", str(inventory), "--format", "json"]
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        [*argv, "-o", str(out), *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    assert proc.stderr is not None
+    err = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        raise SystemExit(f"audit failed ({code}): {err[-2000:].decode(errors='replace')}")
+    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss_mb": usage.ru_maxrss / 1024}
+
+
+def entries(cache: Path) -> int:
+    return sum(1 for _ in cache.rglob("*.json"))
+
+
+def edit(files: list[Path], share: float, salt: int) -> int:
+    """Append a line to ``share`` of ``files`` (evenly spread); the number edited."""
+    count = max(1, round(len(files) * share))
+    step = len(files) / count
+    for i in range(count):
+        path = files[int(i * step)]
+        extra = f"\n# edit {salt}\n" if path.suffix == ".yaml" else f"\n{salt}\n"
+        if path.suffix == ".json":  # keep the document valid: whitespace after it
+            extra = " " * (salt + 1) + "\n"
+        path.write_text(path.read_text(encoding="utf-8") + extra, encoding="utf-8")
+    return count
+
+
+def main() -> None:
+    """Generate, run the four audits, print the table."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--hosts", type=int, default=10_000)
+    ap.add_argument("--scale", type=float, default=0.5, help="switch tiers (0.5 = 500 switches)")
+    ap.add_argument("--changed", type=float, default=0.01, help="share of devices edited")
+    ap.add_argument("--workdir", type=Path, help="where to write (default: a temp dir)")
+    ap.add_argument("--skip-no-cache", action="store_true", help="skip the --no-cache run")
+    args = ap.parse_args()
+    work = args.workdir or Path(tempfile.mkdtemp(prefix="rocetune-bench-cache-"))
+    try:
+        root, cache = work / "fleet", work / "cache"
+        shutil.rmtree(root, ignore_errors=True)
+        shutil.rmtree(cache, ignore_errors=True)
+        t0 = time.perf_counter()
+        files = generate(root, args.scale, args.hosts)
+        inventory = root / "inventory.yaml"
+        print(
+            f"{len(files)} devices ({args.hosts} hosts x {len(NICS)} NICs,"
+            f" {len(files) - args.hosts} switches) generated in"
+            f" {time.perf_counter() - t0:.0f} s"
+        )
+        rows: list[tuple[str, dict[str, float], int]] = []
+        with_cache = ("--cache-dir", str(cache))
+        if not args.skip_no_cache:
+            rows.append(("no cache", run(inventory, work / "plain.json", "--no-cache"), 0))
+        rows.append(("cold", run(inventory, work / "cold.json", *with_cache), entries(cache)))
+        rows.append(("warm", run(inventory, work / "warm.json", *with_cache), entries(cache)))
+        n = edit(files, args.changed, 1)
+        label = f"changed {n}"
+        rows.append((label, run(inventory, work / "changed.json", *with_cache), entries(cache)))
+        print(f"\n{'run':<14} {'wall s':>8} {'CPU s':>8} {'peak RSS MB':>12} {'entries':>8}")
+        for name, got, count in rows:
+            print(
+                f"{name:<14} {got['wall']:>8.2f} {got['cpu']:>8.2f} {got['rss_mb']:>12.0f}"
+                f" {count:>8}"
+            )
+        if not args.skip_no_cache:
+            same = (work / "plain.json").read_bytes() == (work / "warm.json").read_bytes()
+            print(f"no-cache and warm reports equal: {same}")
+            if not same:
+                raise SystemExit(1)
+    finally:
+        if args.workdir is None:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -236,8 +236,12 @@ def run_checks(
     provenance: Mapping[str, Provenance] | None = None,
     *,
     report_missing: bool = True,
+    only: frozenset[str] | None = None,
 ) -> list[Finding]:
-    """Run ``rules`` over ``fabric``; return findings sorted by device, port, code."""
+    """Run ``rules`` over ``fabric``; return findings sorted by device, port, code.
+
+    ``only``: port, device and link rules check only these devices and their links
+    (:attr:`rocetune.checks.base.CheckContext.only`)."""
     options = options or {}
     prov = provenance or {}
     findings: list[Finding] = []
@@ -248,7 +252,7 @@ def run_checks(
         if rule_cls.meta.code == MISSING_CODE:
             continue
         opts = options.get(rule_cls.meta.code) or rule_cls.options_model()
-        ctx = CheckContext(fabric=fabric, options=opts)
+        ctx = CheckContext(fabric=fabric, options=opts, only=only)
         features = rule_cls.meta.features
         for result in rule_cls().run(ctx):
             if isinstance(result, Missing):

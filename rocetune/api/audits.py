@@ -52,10 +52,11 @@ def _check(
     provenance: dict[str, Provenance],
     selection: Selection,
     options: dict[str, RuleOptions] | None,
+    only: frozenset[str] | None = None,
 ) -> list[Finding]:
     rules = select_rules(all_rules(), selection)
     report_missing = any(r.meta.code == MISSING_CODE for r in rules)
-    return run_checks(fabric, rules, options, provenance, report_missing=report_missing)
+    return run_checks(fabric, rules, options, provenance, report_missing=report_missing, only=only)
 
 
 def _assemble(

@@ -23,9 +23,12 @@ from rocetune.render.run import DeviceRender, RenderReport, render_fabric, write
 from rocetune.render.simulate import Lint
 
 
-def _lint(fabric: Fabric, provenance: dict[str, Provenance]) -> list[Finding]:
-    """Every rule (the default audit selection) on ``fabric``: the plan's replay check."""
-    return _check(fabric, provenance, Selection(), None)
+def _lint(
+    fabric: Fabric, provenance: dict[str, Provenance], only: frozenset[str] | None = None
+) -> list[Finding]:
+    """Every rule (the default audit selection) on ``fabric``: the plan's replay check
+    (``only``: a changed device and its neighbours, see rocetune.render.simulate.Lint)."""
+    return _check(fabric, provenance, Selection(), None, only)
 
 
 def plan(

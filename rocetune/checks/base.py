@@ -98,6 +98,12 @@ class CheckContext:
 
     fabric: Fabric
     options: RuleOptions
+    only: frozenset[str] | None = None
+    """Check only these devices (port and device rules) and the links with an end on one of
+    them (link rules); None = every device. Rules that look at the whole fabric still do.
+    ``rocetune plan`` re-checks a changed device and its link neighbours this way: a port,
+    device or link rule reads the device it checks and the devices linked to it, nothing
+    further, so what the change does to the findings is the same as over the whole fabric."""
     _links_by_device: dict[str, list[Link]] = field(default_factory=dict, repr=False)
     _scopes: dict[str, RoceScope] = field(default_factory=dict, repr=False)
 
@@ -111,6 +117,22 @@ class CheckContext:
     def intent(self) -> Intent:
         """The fabric's intent."""
         return self.fabric.intent
+
+    def subjects(self) -> Iterator[Device]:
+        """The devices port and device rules check (:attr:`only`)."""
+        if self.only is None:
+            yield from self.fabric.devices.values()
+            return
+        for dev in self.fabric.devices.values():
+            if dev.name in self.only:
+                yield dev
+
+    def subject_links(self) -> Iterator[Link]:
+        """The links link rules check (:attr:`only`)."""
+        only = self.only
+        for link in self.fabric.links:
+            if only is None or link.a.device in only or link.b.device in only:
+                yield link
 
     def links_of(self, device: str) -> list[Link]:
         """Links with an end on ``device``."""
@@ -160,7 +182,7 @@ class PortRule(Rule):
 
     def run(self, ctx: CheckContext) -> Iterator[Result]:
         """Call :meth:`check_port` and :meth:`check_nic` on every RoCE port."""
-        for dev in ctx.fabric.devices.values():
+        for dev in ctx.subjects():
             if dev.kind == "switch":
                 if not dev.ports:
                     yield Missing(device=dev.name, item="no switch ports in the snapshot")
@@ -186,7 +208,7 @@ class DeviceRule(Rule):
 
     def run(self, ctx: CheckContext) -> Iterator[Result]:
         """Call :meth:`check_device` on every device."""
-        for dev in ctx.fabric.devices.values():
+        for dev in ctx.subjects():
             yield from self.check_device(dev, ctx)
 
     @abstractmethod
@@ -199,7 +221,7 @@ class LinkRule(Rule):
 
     def run(self, ctx: CheckContext) -> Iterator[Result]:
         """Call :meth:`check_link` for every link."""
-        for link in ctx.fabric.links:
+        for link in ctx.subject_links():
             yield from self.check_link(link, ctx)
 
     @abstractmethod

@@ -105,9 +105,40 @@ class _Ctx:
     fabric: Fabric
     provenance: dict[str, Provenance]
     baseline: list[Finding]
-    fps: dict[int, str]
+    audited: dict[object, str]
+    """The audit's fingerprints by (key, observed) (:func:`_value_key`)."""
     fail_on: Severity
     lint: Lint
+    neighbours: dict[str, set[str]] = field(default_factory=dict)
+
+    def fp(self, finding: Finding) -> str:
+        """The audit's fingerprint of a finding of a re-lint."""
+        return self.audited.get(_value_key(finding)) or fingerprint(finding)
+
+    def region(self, name: str) -> frozenset[str]:
+        """The devices a change of ``name`` can change findings on: itself and the devices
+        linked to it (a port, device or link rule reads its device and their neighbours)."""
+        return frozenset({name, *self.neighbours.get(name, ())})
+
+    def check(
+        self, name: str, replayed: Device, prov: Provenance
+    ) -> tuple[Fabric, list[Finding], list[Finding]]:
+        """The fabric with ``name`` replayed, and the findings before and after, both
+        re-linted over :meth:`region` only (fabric-wide rules still see every device), so
+        a device's check costs its neighbourhood, not the fabric."""
+        only = self.region(name)
+        fabric = with_devices(self.fabric, {name: replayed})
+        before = self.lint(self.fabric, self.provenance, only)
+        after = self.lint(fabric, {**self.provenance, name: prov}, only)
+        return fabric, before, after
+
+
+def _neighbours(fabric: Fabric) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for link in fabric.links:
+        out.setdefault(link.a.device, set()).add(link.b.device)
+        out.setdefault(link.b.device, set()).add(link.a.device)
+    return out
 
 
 def _intended(fabric: Fabric, name: str) -> Callable[[], dict[str, str]]:
@@ -137,11 +168,10 @@ def _plan_device(ctx: _Ctx, name: str, snap: Snapshot, fixes: list[Fix]) -> Devi
         replayed, prov = _replay(ctx, name, snap, got.changes)
     except (ValueError, RocetuneError) as exc:
         return _unverified(ctx, name, snap, got, exc)
-    after = ctx.lint(with_devices(ctx.fabric, {name: replayed}), {**ctx.provenance, name: prov})
-    outcome = compare(ctx.baseline, after)
+    fabric, before, after = ctx.check(name, replayed, prov)
+    outcome = compare(before, after)
     followups = [f for f in outcome.new if f.device == name and not f.link]
     if followups:
-        fabric = with_devices(ctx.fabric, {name: replayed})
         extra = remediation(followups, fabric, Severity.WARNING)
         more = [
             Fix(x.device, x.port, x.setting, x.value, None, x.code, f"{x.code} (raised otherwise)")
@@ -150,9 +180,8 @@ def _plan_device(ctx: _Ctx, name: str, snap: Snapshot, fixes: list[Fix]) -> Devi
         if more:
             got = remedy(fixes + more, snap, device, intended)
             replayed, prov = _replay(ctx, name, snap, got.changes)
-            fabric = with_devices(ctx.fabric, {name: replayed})
-            after = ctx.lint(fabric, {**ctx.provenance, name: prov})
-            outcome = compare(ctx.baseline, after)
+            fabric, before, after = ctx.check(name, replayed, prov)
+            outcome = compare(before, after)
     return _labelled(ctx, name, snap, got, outcome)
 
 
@@ -180,7 +209,7 @@ def _labelled(
     from rocetune.render.simulate import Outcome
 
     assert isinstance(outcome, Outcome)
-    cleared = {ctx.fps[id(f)] for f in outcome.cleared}
+    cleared = {ctx.fp(f) for f in outcome.cleared}
     claimed: set[str] = set()
     changes: list[Change] = []
     for c in ordered(got.changes):
@@ -268,9 +297,10 @@ def plan_fabric(  # noqa: PLR0917
         ]
         for dev, got in rem.fixes.items()
     }
-    ctx = _Ctx(fabric, dict(provenance), lint(fabric, provenance), {}, fail_on, lint)
+    baseline = lint(fabric, provenance)
     by_value = _first_by(findings, fps, _value_key)
-    ctx.fps = {id(f): by_value.get(_value_key(f)) or fingerprint(f) for f in ctx.baseline}
+    ctx = _Ctx(fabric, dict(provenance), baseline, by_value, fail_on, lint)
+    ctx.neighbours = _neighbours(fabric)
     patched: dict[str, tuple[Device, Provenance]] = {}
     for src in sources:
         if wanted and src.name not in wanted:
@@ -283,9 +313,7 @@ def plan_fabric(  # noqa: PLR0917
         prov = {**ctx.provenance, **{n: p for n, (_, p) in patched.items()}}
         outcome = compare(ctx.baseline, lint(everything, prov))
         seen = {fp for d in report.devices for fp in _claimed(d)}
-        report.also_fixes = sorted(
-            ctx.fps[id(f)] for f in outcome.cleared if ctx.fps[id(f)] not in seen
-        )
+        report.also_fixes = sorted(ctx.fp(f) for f in outcome.cleared if ctx.fp(f) not in seen)
         by_name = {d.name: d for d in report.devices}
         for f in outcome.new:
             target = by_name.get(f.device or "")

@@ -12,8 +12,9 @@ cleared error and a new warning).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from rocetune.load import parse_snapshot
 from rocetune.model import Device, Fabric, Finding
@@ -21,8 +22,19 @@ from rocetune.platforms import get_driver
 from rocetune.platforms.base import Provenance
 from rocetune.snapshot import Snapshot
 
-Lint = Callable[[Fabric, dict[str, Provenance]], list[Finding]]
-"""Runs the rule catalogue on a fabric (``rocetune.api`` passes the engine's)."""
+
+class Lint(Protocol):
+    """Runs the rule catalogue on a fabric (``rocetune.api`` passes the engine's); with
+    ``only``, port, device and link rules check only those devices and their links."""
+
+    def __call__(
+        self,
+        fabric: Fabric,
+        provenance: dict[str, Provenance],
+        only: frozenset[str] | None = None,
+    ) -> list[Finding]: ...
+
+
 Key = tuple[str, str, str, str, str]
 
 

@@ -11,11 +11,17 @@ drift from what ``load_inventory`` accepts.
 
 from __future__ import annotations
 
+import ast
+import inspect
 import json
 import re
 import sys
+import textwrap
+import typing
 from pathlib import Path
 from typing import Any
+
+from pydantic import BaseModel
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -46,10 +52,58 @@ groups in the order listed (a group's parents after it), then `defaults:`.
 """
 
 
+def attribute_docs(cls: type) -> dict[str, str]:
+    """Field name -> the docstring written under it in the class body (this class and its
+    bases), as ``inspect.cleandoc`` leaves it."""
+    out: dict[str, str] = {}
+    for klass in reversed(cls.__mro__):
+        try:
+            source = textwrap.dedent(inspect.getsource(klass))
+        except (OSError, TypeError):
+            continue
+        tree = ast.parse(source)
+        body = next((n.body for n in tree.body if isinstance(n, ast.ClassDef)), [])
+        for node, after in zip(body, [*body[1:], None], strict=True):
+            if not isinstance(node, ast.AnnAssign) or not isinstance(node.target, ast.Name):
+                continue
+            if (
+                isinstance(after, ast.Expr)
+                and isinstance(after.value, ast.Constant)
+                and isinstance(after.value.value, str)
+            ):
+                out[node.target.id] = inspect.cleandoc(after.value.value)
+    return out
+
+
+def describe(model: type[BaseModel], done: set[type] | None = None) -> None:
+    """Give ``model``'s fields (and those of the models they hold) their attribute
+    docstrings as descriptions, then rebuild the schemas: rocetune's models do not read
+    their docstrings at run time (``use_attribute_docstrings`` costs every command start)."""
+    done = set() if done is None else done
+    if model in done:
+        return
+    done.add(model)
+    for info in model.model_fields.values():
+        for inner in _models_in(info.annotation):
+            describe(inner, done)
+    docs = attribute_docs(model)
+    for name, info in model.model_fields.items():
+        if info.description is None and name in docs:
+            info.description = docs[name]
+    model.model_rebuild(force=True)
+
+
+def _models_in(annotation: Any) -> list[type[BaseModel]]:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    return [m for arg in typing.get_args(annotation) for m in _models_in(arg)]
+
+
 def schema() -> dict[str, Any]:
     """The JSON Schema of an inventory file."""
     from rocetune.inventory import InventoryFile
 
+    describe(InventoryFile)
     body = InventoryFile.model_json_schema(mode="validation")
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

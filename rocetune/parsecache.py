@@ -181,7 +181,11 @@ def _encode(result: ParseResult, key: str) -> bytes:
 
     files: dict[str, int] = {}
     refs = []
-    for path, ref in result.provenance.refs.items():
+    # Every recorded path: ``items()`` where the provenance keeps shared tables besides
+    # ``refs`` (their entries spelled out; read back as plain refs, the same lookups).
+    spelled = getattr(result.provenance, "items", None)
+    pairs = spelled() if callable(spelled) else result.provenance.refs.items()
+    for path, ref in pairs:
         index = files.setdefault(ref.file, len(files))
         refs.append((path, index, ref.line))
     header = {"format": FORMAT, "key": key, "files": list(files), "refs": refs}

@@ -2,14 +2,18 @@
 
 Usage::
 
-    python benchmarks/plan_scale.py --sizes 25,50,100
+    python benchmarks/plan_scale.py --sizes 25,50,100          # every device changed
+    python benchmarks/plan_scale.py --switches 50,200,1000     # fabricgen leaf-spine fabrics
 
-Each size N is an inventory of N devices, copies of the example fabric's leaf1 (SONiC),
+With ``--sizes``, each size N is an inventory of N devices, copies of the example fabric's
+leaf1 (SONiC),
 leaf3 (Cumulus) and gpu04 (Linux host) snapshots in turn (the devices ``rocetune plan``
 changes; ``benchmarks/apply_fleet.py`` plans the same fleet), no links. Per size, in a fresh
 process: the audit, ``render_fabric`` (every device's full config) and ``api.plan`` (audit,
 remedies, per-device replay and re-lint, the whole plan's check), wall and CPU seconds, and
-the growth against the previous size. Linear = time x4 for size x4.
+the growth against the previous size. Linear = time x4 for size x4. With ``--switches``,
+each size is ``benchmarks/fabricgen.py``'s two-tier fabric of that many switches (SONiC and
+Cumulus, 64 ports, 16 uplinks per leaf, a few planted faults: few devices change), no hosts.
 """
 
 from __future__ import annotations
@@ -79,17 +83,25 @@ def main() -> None:
     """Run every size in its own process and print the table."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="25,50,100")
+    ap.add_argument("--switches", help="fabricgen fabrics of these switch counts instead")
     ap.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
         child(args.child)
         return
-    sizes = [int(s) for s in args.sizes.split(",")]
-    print(f"{'devices':>8} {'audit s':>8} {'render s':>9} {'plan s':>8}  (CPU s; growth)")
+    fabric = args.switches is not None
+    sizes = [int(s) for s in (args.switches if fabric else args.sizes).split(",")]
+    what = "switches" if fabric else "devices"
+    print(f"{what:>8} {'audit s':>8} {'render s':>9} {'plan s':>8}  (CPU s; growth)")
     last: tuple[int, dict[str, float]] | None = None
     with tempfile.TemporaryDirectory(prefix="rocetune-bench-plan-") as tmp:
         for n in sizes:
-            path = inventory(Path(tmp), n)
+            if fabric:
+                from benchmarks.fabricgen import generate
+
+                path = generate(Path(tmp) / f"fabric-{n}", n / 1000, hosts=False).inventory
+            else:
+                path = inventory(Path(tmp), n)
             proc = subprocess.run(
                 [sys.executable, __file__, "--child", str(path)],
                 capture_output=True,

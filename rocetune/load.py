@@ -17,7 +17,6 @@ from rocetune.errors import ParseError, RocetuneError, SnapshotError
 from rocetune.model import DeviceProblem, Feature, Unparsed
 from rocetune.platforms import drivers, get_driver
 from rocetune.platforms.base import ParseResult, Platform
-from rocetune.platforms.detect import detect
 from rocetune.snapshot import (
     CommandRecord,
     Snapshot,
@@ -53,6 +52,8 @@ def snapshot_file_names() -> frozenset[str]:
 
 def _sniff(path: Path, text: str) -> Found | str | None:
     """The driver and snapshot of a saved file, why it is ambiguous, or None (unknown)."""
+    from rocetune.platforms.detect import detect
+
     found = detect(str(path), text)
     if found.driver is not None and found.command is not None:
         return found.driver, read_single_file(path, found.command)
@@ -99,6 +100,8 @@ def _check_forced(path: Path, body: str, platform: str) -> None:
     line of evidence for it and another platform claims it (its ``sniff``) or detection
     clearly reads it as another platform. Files no platform recognises are read as forced.
     """
+    from rocetune.platforms.detect import detect
+
     found = detect(str(path), body)
     if found.evidence.get(platform):
         return
@@ -155,6 +158,8 @@ def resolve_dir(path: Path, snap: Snapshot, platform: str | None) -> Found | str
 
 def _sniff_dir(path: Path, snap: Snapshot) -> Found | str:
     """The platform of a directory without meta.json: the one its files' evidence favours."""
+    from rocetune.platforms.detect import detect
+
     votes: dict[str, int] = {}
     ambiguous = ""
     for f in snap:
@@ -376,6 +381,8 @@ SCRIPT_COMMAND_ID = "script"
 
 def is_change_script(path: Path) -> bool:
     """True for a saved file that describes changes to make (a host setup script)."""
+    from rocetune.platforms.detect import detect
+
     if not path.is_file():
         return False
     try:

@@ -103,7 +103,7 @@ class ParseCache:
             _feed(h, part)
         _feed(h, json.dumps(dict(self.options), sort_keys=True))
         _feed(h, snap.origin)
-        _feed(h, snap.meta.to_json())
+        _feed(h, repr(snap.meta))  # a frozen dataclass of plain values: its repr is exact
         for path, why in snap.refused:
             _feed(h, path)
             _feed(h, why)

@@ -315,3 +315,15 @@ def test_cli_cache_dir_no_cache_and_env(
     again = runner.invoke(cli, lint_args)
     assert parses == []
     assert again.output == runner.invoke(cli, [*lint_args, "--no-cache"]).output
+
+
+def test_a_changed_meta_json_is_a_change(lab: Path, tmp_path: Path, parses: list[str]) -> None:
+    """meta.json is read too (collected_at decides whether a SONiC config is the running one)."""
+    api.audit(lab, cache=ParseCache(tmp_path / "cache"))
+    parses.clear()
+    meta = lab.parent / "snapshots" / "leaf2" / "meta.json"
+    text = meta.read_text()
+    assert '"collected_at"' in text
+    meta.write_text(text.replace('"collected_at": "', '"collected_at": "1', 1))
+    api.audit(lab, cache=ParseCache(tmp_path / "cache"))
+    assert parses == ["leaf2"]

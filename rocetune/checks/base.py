@@ -108,10 +108,8 @@ class CheckContext:
     _scopes: dict[str, RoceScope] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
-        for link in self.fabric.links:
-            self._links_by_device.setdefault(link.a.device, []).append(link)
-            if link.b.device != link.a.device:
-                self._links_by_device.setdefault(link.b.device, []).append(link)
+        if not self._links_by_device:
+            self._links_by_device = _links_index(self.fabric.links)
 
     @property
     def intent(self) -> Intent:
@@ -164,6 +162,23 @@ class CheckContext:
         if dev is None:
             return None
         return dev.ports.get(end.port) or dev.nics.get(end.port)
+
+
+_last_index: list[tuple[tuple[Link, ...], dict[str, list[Link]]]] = []
+"""The link index of the last links tuple (one run's rules, and the plan's re-checks of one
+fabric, share its links: indexing them per rule and per re-check cost rules x links each)."""
+
+
+def _links_index(links: tuple[Link, ...]) -> dict[str, list[Link]]:
+    if _last_index and _last_index[0][0] is links:
+        return _last_index[0][1]
+    index: dict[str, list[Link]] = {}
+    for link in links:
+        index.setdefault(link.a.device, []).append(link)
+        if link.b.device != link.a.device:
+            index.setdefault(link.b.device, []).append(link)
+    _last_index[:] = [(links, index)]
+    return index
 
 
 class Rule(ABC):

@@ -170,8 +170,9 @@ fabric, share its links: indexing them per rule and per re-check cost rules x li
 
 
 def _links_index(links: tuple[Link, ...]) -> dict[str, list[Link]]:
-    if _last_index and _last_index[0][0] is links:
-        return _last_index[0][1]
+    last = _last_index[0] if _last_index else None  # one read: another thread may replace it
+    if last is not None and last[0] is links:
+        return last[1]
     index: dict[str, list[Link]] = {}
     for link in links:
         index.setdefault(link.a.device, []).append(link)

@@ -150,8 +150,9 @@ _last: list[tuple[tuple[Link, ...], dict[str, dict[str, float]]]] = []
 def lengths_by_device(links: tuple[Link, ...]) -> dict[str, dict[str, float]]:
     """Device -> port -> the longest known cable length of the links ending there; the
     index of the same tuple object is reused (a fabric's ``links`` are immutable)."""
-    if _last and _last[0][0] is links:
-        return _last[0][1]
+    last = _last[0] if _last else None  # one read: another thread may replace it
+    if last is not None and last[0] is links:
+        return last[1]
     index = _index(links)
     _last[:] = [(links, index)]
     return index

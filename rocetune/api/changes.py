@@ -10,6 +10,7 @@ engine (:func:`_lint`); ``converge=True`` diffs the running config against the f
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rocetune.api.audits import _check, audit, audit_inventory
 from rocetune.engine import Selection
@@ -21,6 +22,9 @@ from rocetune.render.fix_files import fix_files
 from rocetune.render.plan import PlanReport, Source, plan_fabric
 from rocetune.render.run import DeviceRender, RenderReport, render_fabric, write_report
 from rocetune.render.simulate import Lint
+
+if TYPE_CHECKING:
+    from rocetune.parsecache import ParseCache
 
 
 def _lint(
@@ -37,13 +41,15 @@ def plan(
     fail_on: Severity = Severity.ERROR,
     converge: bool = False,
     devices: tuple[str, ...] | list[str] = (),
+    cache: ParseCache | None = None,
 ) -> PlanReport:
     """Audit ``inventory`` (same parse as audit) and plan every device (inventory read once).
 
-    Raises RocetuneError when ``devices`` names a device the inventory does not have.
+    ``cache``: the audit's parse cache (rocetune.parsecache); replayed snapshots are always
+    parsed. Raises RocetuneError when ``devices`` names a device the inventory does not have.
     """
     inv = load_inventory(inventory)
-    result = audit_inventory(inv)
+    result = audit_inventory(inv, cache=cache)
     result.inventory = str(inventory)
     sources = [Source(e.name, e.platform, e.snapshot) for e in inv.devices.values()]
     report = plan_fabric(
@@ -66,9 +72,9 @@ def plan(
 
 
 def _fix_report(
-    inventory: Path | str, fail_on: Severity
+    inventory: Path | str, fail_on: Severity, cache: ParseCache | None
 ) -> tuple[RenderReport, list[RocetuneError]]:
-    got = plan(inventory, fail_on=fail_on)
+    got = plan(inventory, fail_on=fail_on, cache=cache)
     files = fix_files(got)
     out: list[DeviceRender] = []
     for dev in got.devices:
@@ -88,6 +94,7 @@ def render(
     *,
     only_fix: bool = False,
     fail_on: Severity = Severity.ERROR,
+    cache: ParseCache | None = None,
 ) -> tuple[RenderReport, list[RocetuneError]]:
     """Audit ``inventory``, render its devices into ``out_dir``; also the audit's input errors.
 
@@ -95,9 +102,9 @@ def render(
     (:mod:`rocetune.render.fix_files`).
     """
     if only_fix:
-        report, errors = _fix_report(inventory, fail_on)
+        report, errors = _fix_report(inventory, fail_on, cache)
         return write_report(report, out_dir), errors
-    result = audit(inventory)
+    result = audit(inventory, cache=cache)
     report = render_fabric(result.fabric, result.findings)
     for problem in result.fabric.problems:
         msg = problem.message

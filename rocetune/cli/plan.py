@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from rocetune.cli.cache import cache_options, parse_cache
 from rocetune.cli.common import EXIT_INPUT, run_guarded
 from rocetune.model import Severity
 
@@ -36,6 +37,7 @@ EXIT_CHANGES = 1
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write the plan to this file instead of standard output.",
 )
+@cache_options
 def plan(  # noqa: PLR0917 (one parameter per click option)
     inventory: Path,
     fmt: str,
@@ -43,6 +45,8 @@ def plan(  # noqa: PLR0917 (one parameter per click option)
     converge: bool,
     devices: tuple[str, ...],
     output: Path | None,
+    no_cache: bool,
+    cache_dir: Path | None,
 ) -> None:
     """Show per device of INVENTORY the smallest change that fixes its findings.
 
@@ -59,7 +63,13 @@ def plan(  # noqa: PLR0917 (one parameter per click option)
     from rocetune.render.plan_output import to_json, to_text
 
     def job() -> int:
-        report = api.plan(inventory, fail_on=Severity(fail_on), converge=converge, devices=devices)
+        report = api.plan(
+            inventory,
+            fail_on=Severity(fail_on),
+            converge=converge,
+            devices=devices,
+            cache=parse_cache(no_cache, cache_dir),
+        )
         for err in report.errors:
             click.echo(f"rocetune: error: {err}", err=True)
         text = to_json(report) if fmt == "json" else to_text(report)

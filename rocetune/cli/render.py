@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from rocetune.cli.cache import cache_options, parse_cache
 from rocetune.cli.common import EXIT_INPUT, run_guarded
 from rocetune.model import Severity
 
@@ -57,7 +58,15 @@ def _summary(report: RenderReport) -> list[str]:
     show_default=True,
     help="With --only-fix: fix the findings at or above this severity.",
 )
-def render(inventory: Path, out_dir: Path, only_fix: bool, fail_on: str) -> None:
+@cache_options
+def render(  # noqa: PLR0917 (one parameter per click option)
+    inventory: Path,
+    out_dir: Path,
+    only_fix: bool,
+    fail_on: str,
+    no_cache: bool,
+    cache_dir: Path | None,
+) -> None:
     """Render each device's intended QoS config from INVENTORY into DIR.
 
     Per device: the full config (`<device>.config_db.json` for SONiC, `<device>.nvue.yaml`
@@ -72,7 +81,11 @@ def render(inventory: Path, out_dir: Path, only_fix: bool, fail_on: str) -> None
 
     def job() -> int:
         report, errors = api.render(
-            inventory, out_dir, only_fix=only_fix, fail_on=Severity(fail_on)
+            inventory,
+            out_dir,
+            only_fix=only_fix,
+            fail_on=Severity(fail_on),
+            cache=parse_cache(no_cache, cache_dir),
         )
         for err in errors:
             click.echo(f"rocetune: error: {err}", err=True)

@@ -327,3 +327,24 @@ def test_a_changed_meta_json_is_a_change(lab: Path, tmp_path: Path, parses: list
     meta.write_text(text.replace('"collected_at": "', '"collected_at": "1', 1))
     api.audit(lab, cache=ParseCache(tmp_path / "cache"))
     assert parses == ["leaf2"]
+
+
+def test_plan_and_render_from_the_cache_equal_uncached(tmp_path: Path) -> None:
+    from rocetune.render.plan_output import to_json
+
+    inventory = LAB / "inventory.yaml"
+    plain = to_json(api.plan(inventory))
+    for _ in range(2):  # cold, then from the cache
+        assert to_json(api.plan(inventory, cache=ParseCache(tmp_path / "c"))) == plain
+    api.render(inventory, tmp_path / "plain")
+    api.render(inventory, tmp_path / "cached", cache=ParseCache(tmp_path / "c"))
+    plain_files = sorted(p.relative_to(tmp_path / "plain") for p in (tmp_path / "plain").rglob("*"))
+    cached_files = sorted(
+        p.relative_to(tmp_path / "cached") for p in (tmp_path / "cached").rglob("*")
+    )
+    assert plain_files == cached_files
+    for rel in plain_files:
+        if (tmp_path / "plain" / rel).is_file():
+            assert (tmp_path / "plain" / rel).read_bytes() == (
+                tmp_path / "cached" / rel
+            ).read_bytes()

@@ -1,0 +1,39 @@
+"""``--no-cache`` and ``--cache-dir``: the parse cache options (rocetune.parsecache)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+if TYPE_CHECKING:
+    from rocetune.parsecache import ParseCache
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def cache_options(func: F) -> F:
+    """Add --no-cache and --cache-dir (passed to the command as ``no_cache``, ``cache_dir``)."""
+    func = click.option(
+        "--cache-dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        envvar="ROCETUNE_CACHE_DIR",
+        help="Where parsed snapshots are cached [default: .rocetune_cache; env"
+        " ROCETUNE_CACHE_DIR].",
+    )(func)
+    return click.option(
+        "--no-cache",
+        is_flag=True,
+        help="Parse every snapshot again; neither read nor write the cache.",
+    )(func)
+
+
+def parse_cache(no_cache: bool, cache_dir: Path | None) -> ParseCache | None:
+    """The parse cache of a run, None with --no-cache."""
+    if no_cache:
+        return None
+    from rocetune.parsecache import ParseCache, default_dir
+
+    return ParseCache(cache_dir if cache_dir is not None else default_dir())

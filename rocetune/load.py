@@ -242,6 +242,28 @@ def load_device(
         return Loaded(error=RocetuneError(msg.splitlines()[0], file=source))
 
 
+def cached_device(
+    name: str,
+    source: Path | str | None,
+    platform: str | None,
+    role: str | None,
+    asic: str | None,
+    *,
+    cache: ParseCache,
+) -> Loaded | None:
+    """:func:`load_device`'s result when the cache holds the parse of ``source``, without
+    parsing; None otherwise (a miss, or a source :func:`load_device` must report). A caller
+    that parses elsewhere (a process pool) looks every device up here first."""
+    if not isinstance(source, Path):
+        return None
+    try:
+        _, key = _cache_key(cache, source, name, platform, role)
+    except SnapshotError:
+        return None
+    hit = cache.get(key) if key is not None else None
+    return Loaded(result=_with_asic(hit, asic)) if hit is not None else None
+
+
 def _unchanged(hashed: Snapshot | None, parsed: Snapshot) -> bool:
     """The parsed snapshot has the text that was hashed (a saved file is read twice)."""
     return hashed is not None and [f.text for f in hashed] == [f.text for f in parsed]

@@ -348,3 +348,23 @@ def test_plan_and_render_from_the_cache_equal_uncached(tmp_path: Path) -> None:
             assert (tmp_path / "plain" / rel).read_bytes() == (
                 tmp_path / "cached" / rel
             ).read_bytes()
+
+
+def test_cached_device_looks_up_without_parsing(tmp_path: Path, parses: list[str]) -> None:
+    """load.cached_device: a hit is load_device's result; a miss or a bad source is None."""
+    snap = LAB / "snapshots" / "leaf1"
+    cache = ParseCache(tmp_path / "c")
+    assert load.cached_device("leaf1", snap, "sonic", "leaf", None, cache=cache) is None
+    assert parses == []
+    loaded = load.load_device("leaf1", snap, "sonic", "leaf", None, cache=cache)
+    assert parses == ["leaf1"]
+    hit = load.cached_device("leaf1", snap, "sonic", "leaf", "th5", cache=cache)
+    assert hit is not None
+    assert hit.result is not None
+    assert loaded.result is not None
+    assert hit.result.device == loaded.result.device.model_copy(update={"asic": "th5"})
+    assert parses == ["leaf1"]
+    assert load.cached_device("x", tmp_path / "missing", "sonic", None, None, cache=cache) is None
+    assert (
+        load.cached_device("x", "not collected: timeout", "sonic", None, None, cache=cache) is None
+    )

@@ -143,7 +143,11 @@ def _local_lint(whole: Fabric) -> Lint:
     wide = {r.meta.code for r in rules if r.meta.scope == "fabric"}
     first: list[Finding] = []
 
-    def lint(fabric: Fabric, provenance: dict[str, Provenance]) -> list[Finding]:
+    def lint(
+        fabric: Fabric, provenance: dict[str, Provenance], only: frozenset[str] | None = None
+    ) -> list[Finding]:
+        if only is not None:  # plan_fabric's own re-check of a device and its neighbours
+            return _lint(fabric, provenance, only)
         changed = {n for n, d in fabric.devices.items() if whole.devices.get(n) is not d}
         if len(changed) != 1 or not first:
             found = _lint(fabric, provenance)

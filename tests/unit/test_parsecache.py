@@ -291,13 +291,14 @@ def test_cli_cache_dir_no_cache_and_env(
 
     inventory = str(LAB / "inventory.yaml")
     runner = CliRunner()
-    off = runner.invoke(cli, ["audit", inventory, "--format", "json", "--no-cache"])
+    # junit: the other formats also plan the fixes (api.attach_fixes), which parses replays
+    off = runner.invoke(cli, ["audit", inventory, "--format", "junit", "--no-cache"])
     assert off.exit_code == 1, off.output
     assert not Path(os.environ["ROCETUNE_CACHE_DIR"]).exists()
     assert len(parses) == LAB_DEVICES
 
     parses.clear()
-    args = ["audit", inventory, "--format", "json", "--cache-dir", str(tmp_path / "d")]
+    args = ["audit", inventory, "--format", "junit", "--cache-dir", str(tmp_path / "d")]
     first = runner.invoke(cli, args)
     second = runner.invoke(cli, args)
     assert len(parses) == LAB_DEVICES  # the second run parsed nothing
@@ -306,10 +307,10 @@ def test_cli_cache_dir_no_cache_and_env(
 
     parses.clear()
     monkeypatch.setenv("ROCETUNE_CACHE_DIR", str(tmp_path / "d"))
-    third = runner.invoke(cli, ["audit", inventory, "--format", "json"])
+    third = runner.invoke(cli, ["audit", inventory, "--format", "junit"])
     assert (parses, third.output) == ([], off.output)
 
-    lint_args = ["lint", str(LAB / "configs" / "leaf4.yaml"), "--format", "json"]
+    lint_args = ["lint", str(LAB / "configs" / "leaf4.yaml"), "--format", "junit"]
     runner.invoke(cli, lint_args)
     parses.clear()
     again = runner.invoke(cli, lint_args)

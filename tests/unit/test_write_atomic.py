@@ -25,17 +25,23 @@ def test_a_regular_file_is_replaced_whole(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["report.txt"], "no temporary file left"
 
 
-def _read_fifo(path: Path, got: list[str]) -> None:
-    with open(path, encoding="utf-8") as fh:
-        got.append(fh.read())
+def _fifo_with_reader(path: Path) -> tuple[threading.Thread, list[str]]:
+    """A FIFO at ``path`` and a started thread that reads it whole into the list."""
+    os.mkfifo(path)
+    got: list[str] = []
+
+    def read() -> None:
+        with open(path, encoding="utf-8") as fh:
+            got.append(fh.read())
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    return reader, got
 
 
 def test_a_fifo_is_written_through_not_replaced(tmp_path: Path) -> None:
     fifo = tmp_path / "pipe"
-    os.mkfifo(fifo)
-    got: list[str] = []
-    reader = threading.Thread(target=_read_fifo, args=(fifo, got))
-    reader.start()
+    reader, got = _fifo_with_reader(fifo)
     write_atomic(fifo, "through the pipe\n")
     reader.join(timeout=10)
     assert got == ["through the pipe\n"]
@@ -60,10 +66,7 @@ def test_a_directory_is_a_one_line_error(tmp_path: Path) -> None:
 def test_cli_output_to_a_fifo(tmp_path: Path) -> None:
     """`rocetune lint CONFIG -o FIFO` writes the report into the pipe and leaves it a pipe."""
     fifo = tmp_path / "report.pipe"
-    os.mkfifo(fifo)
-    got: list[str] = []
-    reader = threading.Thread(target=_read_fifo, args=(fifo, got))
-    reader.start()
+    reader, got = _fifo_with_reader(fifo)
     config = ROOT / "inventories" / "lab" / "configs" / "leaf4.yaml"
     result = CliRunner().invoke(cli, ["lint", str(config), "--format", "json", "-o", str(fifo)])
     reader.join(timeout=30)

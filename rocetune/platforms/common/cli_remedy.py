@@ -51,22 +51,36 @@ class CliPlan:
         text = _block(headers, [ln for ln, _ in pairs], self.unit)
         olds = [old if old is not None else "no " + ln for ln, old in reversed(pairs)]
         back = _block(headers, olds, self.unit)
-        got = self.blocks.get(text)
-        fixes = set(got.fixes if got else ()) | ({fix.fingerprint} if fix.fingerprint else set())
-        codes = set(got.codes if got else ()) | {fix.code}
-        self.blocks[text] = Change(
-            text,
-            kind,
-            port,
-            back,
-            tuple(sorted(fixes)),
-            tuple(sorted(codes)),
-            fix.because if got is None else got.because,
-        )
+        merge_change(self.blocks, fix, text, back, kind=kind, port=port)
 
     def plan(self, hint: str) -> PlatformPlan:
         """The platform plan of the recorded changes."""
         return PlatformPlan(changes=list(self.blocks.values()), hint=hint, notes=self.notes)
+
+
+def merge_change(
+    blocks: dict[str, Change],
+    fix: Fix,
+    text: str,
+    rollback: str,
+    *,
+    kind: str,
+    port: str | None,
+) -> None:
+    """Record the change ``text`` for ``fix``; a block already recorded with the same text
+    is one change that fixes both (fingerprints and codes merged, the first reason kept)."""
+    got = blocks.get(text)
+    fixes = set(got.fixes if got else ()) | ({fix.fingerprint} if fix.fingerprint else set())
+    codes = set(got.codes if got else ()) | {fix.code}
+    blocks[text] = Change(
+        text,
+        kind,
+        port,
+        rollback,
+        tuple(sorted(fixes)),
+        tuple(sorted(codes)),
+        fix.because if got is None else got.because,
+    )
 
 
 def _block(headers: list[str], body: list[str], unit: int) -> str:

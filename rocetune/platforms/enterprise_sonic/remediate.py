@@ -23,6 +23,7 @@ from typing import cast
 
 from rocetune.model import Device
 from rocetune.platforms.changes import Change, Fix, PlatformPlan
+from rocetune.platforms.common.cli_remedy import merge_change
 from rocetune.platforms.common.running import running_config
 from rocetune.platforms.enterprise_sonic.commands import RUNNING_CONFIG
 from rocetune.platforms.enterprise_sonic.grammar import Issues, read_tree
@@ -57,18 +58,7 @@ class _Plan:
         text = "\n".join([header, *(f" {new}" for new, _ in pairs), "exit"])
         back = [old if old is not None else f"no {new}" for new, old in reversed(pairs)]
         rollback = "\n".join([header, *(f" {line}" for line in back), "exit"])
-        got = self.blocks.get(text)
-        fixes = set(got.fixes if got else ()) | ({fix.fingerprint} if fix.fingerprint else set())
-        codes = set(got.codes if got else ()) | {fix.code}
-        self.blocks[text] = Change(
-            text,
-            kind,
-            port,
-            rollback,
-            tuple(sorted(fixes)),
-            tuple(sorted(codes)),
-            fix.because if got is None else got.because,
-        )
+        merge_change(self.blocks, fix, text, rollback, kind=kind, port=port)
 
     def field(self, table: str, key: str, name: str) -> str | None:
         entry = self.kdb.db.table(table).get(key)

@@ -60,7 +60,7 @@ def test_the_machine_path_pattern_catches_what_it_should() -> None:
     work, home = "/" + "work", "/" + "home"  # spelt apart so this file passes its own test
     assert _MACHINE_PATH.search(f'CORPUS = Path("{work}/shared/corpus")')
     assert _MACHINE_PATH.search(f"see {home}/alice/rocetune")
-    assert not _MACHINE_PATH.search("root@sonic:/home/admin# show pfc counters")
+    assert not _MACHINE_PATH.search(f"root@sonic:{home}/admin# show pfc counters")
     assert not _MACHINE_PATH.search("docs/work/notes.md")
 
 

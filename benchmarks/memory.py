@@ -100,16 +100,73 @@ def _child(
     return result
 
 
+def _lab_config(name: str) -> list[str]:
+    path = ROOT / "inventories" / "lab" / "snapshots" / name / "show_running_config.txt"
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+def _lab_without_ports(lines: list[str], ethernet: str) -> tuple[list[str], list[str]]:
+    """(lines before the first Ethernet interface, lines after the last one)."""
+    starts = [i for i, line in enumerate(lines) if line.startswith(ethernet)]
+    end = starts[-1] + 1
+    while end < len(lines) and (lines[end].startswith(" ") or lines[end] in ("!", "")):
+        end += 1
+    return lines[: starts[0]], lines[end:]
+
+
+def eos_config(ports: int) -> str:
+    """spine1 of the lab (EOS 7060DX5) with ``ports`` routed RoCE ports like its four."""
+    head, tail = _lab_without_ports(_lab_config("spine1"), "interface Ethernet")
+    body: list[str] = []
+    for p in range(ports):
+        body += [
+            f"interface Ethernet{p + 1}/1",
+            f"   description leaf{p + 1}_Ethernet0",
+            "   mtu 9214",
+            "   speed 400g-8",
+            "   no switchport",
+            f"   ip address 10.{p // 128}.{2 * p % 256}.0/31",
+            "   service-profile ROCE_FABRIC",
+            "!",
+        ]
+    return "\n".join(head + body + tail) + "\n"
+
+
+def nxos_config(ports: int) -> str:
+    """spine2 of the lab (NX-OS 9300) with ``ports`` routed RoCE ports like its four."""
+    head, tail = _lab_without_ports(_lab_config("spine2"), "interface Ethernet")
+    body: list[str] = []
+    for p in range(ports):
+        body += [
+            f"interface Ethernet1/{p + 1}",
+            f"  description leaf{p + 1}:Ethernet8",
+            "  mtu 9214",
+            "  priority-flow-control mode on",
+            "  service-policy type qos input QOS_CLASSIFICATION",
+            "  no switchport",
+            f"  ip address 10.{p // 128}.{2 * p % 256}.0/31",
+            "  no shutdown",
+            "",
+        ]
+    return "\n".join(head + body + tail) + "\n"
+
+
+PLATFORMS = ("sonic", "cumulus", "eos", "nxos")
+
+
 def _generated(directory: Path, platform: str, ports: int) -> Path:
     from benchmarks import fabricgen
 
     fabricgen.PORTS = ports  # the generators read the module constant
     if platform == "sonic":
-        path = directory / f"sonic_{ports}.json"
-        path.write_text(fabricgen.sonic_config("dut", {}), encoding="utf-8")
+        path, text = directory / f"sonic_{ports}.json", fabricgen.sonic_config("dut", {})
+    elif platform == "cumulus":
+        path, text = directory / f"cumulus_{ports}.yaml", fabricgen.cumulus_config("dut", {})
+    elif platform == "eos":
+        path, text = directory / f"eos_{ports}.txt", eos_config(ports)
     else:
-        path = directory / f"cumulus_{ports}.yaml"
-        path.write_text(fabricgen.cumulus_config("dut", {}), encoding="utf-8")
+        path, text = directory / f"nxos_{ports}.txt", nxos_config(ports)
+    path.write_text(text, encoding="utf-8")
     return path
 
 
@@ -160,6 +217,7 @@ def _row(name: str, got: dict[str, object]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ports", default="64,256,1024")
+    parser.add_argument("--platforms", default=",".join(PLATFORMS))
     parser.add_argument("--no-worst", action="store_true")
     parser.add_argument(
         "--warm",
@@ -173,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'input':<36} " + " ".join(f"{n:>{w}}" for n, w in zip(names, widths, strict=True)))
     with tempfile.TemporaryDirectory(prefix="rocetune-mem-") as tmp:
         directory = Path(tmp)
-        for platform in ("sonic", "cumulus"):
+        for platform in args.platforms.split(","):
             for ports in sizes:
                 path = _generated(directory, platform, ports)
                 print(

@@ -2,13 +2,32 @@
 
 Parsers fill a :class:`Provenance` per device; rules and reports read it to point a finding
 at the line it is about.
+
+A switch of 256 ports records some 20 paths per port (``ports.Ethernet0.mtu``, ...). Kept
+as one string and one :class:`SourceRef` each, they were a third of what a parsed device
+holds. So a path is stored split at its last dot: its parent (``ports.Ethernet0.``, one
+string per port) holds a small table of leaves (``mtu``, ``pfc_rx``); ports whose leaves
+came in the same order share one leaf -> slot index (a *shape*, as interpreters lay out
+objects), so a port's own table is an array of 8-byte codes (file number, line), and a
+:class:`SourceRef` is made when a path is looked up. Lookups and :meth:`Provenance.items`
+give the same paths and locations as a plain ``path -> SourceRef`` dict.
 """
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
+
+_FILE_BITS = 20
+"""Codes: ``(line + 1) << _FILE_BITS | file number``; a line of None is 0."""
+_MAX_FILES = 1 << _FILE_BITS
+_SHAPE_MAX = 48
+"""A parent with more leaves (``unparsed.0`` ... ``unparsed.N``) keeps a dict of its own."""
+_SHAPES_MAX = 4096
+"""Shapes per Provenance at most: then new parents keep dicts of their own (bounded memory
+on any input)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,7 +38,65 @@ class SourceRef:
     line: int | None = None
 
 
-@dataclass
+class _Shape:
+    """Leaf names in the order a parent recorded them -> their slot (shared by parents)."""
+
+    __slots__ = ("index", "next")
+
+    def __init__(self, index: dict[str, int]) -> None:
+        self.index = index
+        self.next: dict[str, _Shape] = {}
+
+
+class _Node:
+    """The leaves recorded under one parent path: a shared shape and its codes, or a dict."""
+
+    __slots__ = ("codes", "own", "shape")
+
+    def __init__(self, shape: _Shape | None) -> None:
+        self.shape = shape
+        self.codes = array("q")
+        self.own: dict[str, int] | None = None if shape is not None else {}
+
+    def get(self, leaf: str) -> int | None:
+        if self.own is not None:
+            return self.own.get(leaf)
+        assert self.shape is not None
+        slot = self.shape.index.get(leaf)
+        return None if slot is None else self.codes[slot]
+
+    def leaves(self) -> Iterator[tuple[str, int]]:
+        if self.own is not None:
+            yield from self.own.items()
+            return
+        assert self.shape is not None
+        codes = self.codes
+        for leaf, slot in self.shape.index.items():
+            yield leaf, codes[slot]
+
+
+class _Refs(Mapping[str, SourceRef]):
+    """``path -> SourceRef`` of the paths recorded one by one (a read-only view)."""
+
+    __slots__ = ("_prov",)
+
+    def __init__(self, prov: Provenance) -> None:
+        self._prov = prov
+
+    def __getitem__(self, path: str) -> SourceRef:
+        ref = self._prov._exact(path)
+        if ref is None:
+            raise KeyError(path)
+        return ref
+
+    def __iter__(self) -> Iterator[str]:
+        for path, _ in self._prov._recorded():
+            yield path
+
+    def __len__(self) -> int:
+        return self._prov._count
+
+
 class Provenance:
     """Model path (``ports.Ethernet0.pfc_rx``) -> source location.
 
@@ -31,28 +108,148 @@ class Provenance:
     bound to that map, and ``path.KEY`` is found there.
     """
 
-    refs: dict[str, SourceRef] = field(default_factory=dict)
-    maps: dict[str, Mapping[str, SourceRef]] = field(default_factory=dict)
-    _interned: dict[tuple[str, int | None], SourceRef] = field(
-        default_factory=dict, repr=False, compare=False
-    )
+    __slots__ = ("_count", "_file_no", "_files", "_interned", "_root", "_shapes", "_tree", "maps")
+
+    def __init__(
+        self,
+        refs: Mapping[str, SourceRef] | None = None,
+        maps: dict[str, Mapping[str, SourceRef]] | None = None,
+    ) -> None:
+        self.maps: dict[str, Mapping[str, SourceRef]] = maps if maps is not None else {}
+        self._tree: dict[str, _Node] = {}
+        self._files: list[str] = []
+        self._file_no: dict[str, int] = {}
+        self._root = _Shape({})
+        self._shapes = 1
+        self._count = 0
+        self._interned: dict[tuple[str, int | None], SourceRef] = {}
+        for path, ref in (refs or {}).items():
+            self.set(path, ref.file, ref.line)
+
+    @property
+    def refs(self) -> Mapping[str, SourceRef]:
+        """The paths recorded with :meth:`add`/:meth:`set` (map entries not spelled out)."""
+        return _Refs(self)
+
+    def __repr__(self) -> str:
+        return f"Provenance({len(self.refs)} refs, {len(self.maps)} maps)"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Provenance):
+            return NotImplemented
+        return dict(self._recorded()) == dict(other._recorded()) and self.maps == other.maps
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"refs": dict(self._recorded()), "maps": self.maps}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        Provenance.__init__(self, state["refs"], state["maps"])
+
+    def _code(self, file: str, line: int | None) -> int | None:
+        number = self._file_no.get(file)
+        if number is None:
+            if len(self._files) >= _MAX_FILES:
+                return None
+            number = self._file_no[file] = len(self._files)
+            self._files.append(file)
+        if line is None:
+            return number
+        if line < 0 or line >= 1 << 42:
+            return None
+        return (line + 1) << _FILE_BITS | number
+
+    def _decode(self, code: int) -> SourceRef:
+        line = code >> _FILE_BITS  # a new SourceRef per lookup: nothing grows on reading
+        return SourceRef(self._files[code & (_MAX_FILES - 1)], line - 1 if line else None)
 
     def _ref(self, file: str, line: int | None) -> SourceRef:
-        """One shared SourceRef per (file, line): many model paths point at the same line."""
+        """One shared SourceRef per (file, line): map tables point many keys at one line."""
         key = (file, line)
         ref = self._interned.get(key)
         if ref is None:
             ref = self._interned[key] = SourceRef(file, line)
         return ref
 
+    def _record(self, path: str, file: str, line: int | None, overwrite: bool) -> None:
+        cut = path.rfind(".") + 1
+        parent, leaf = path[:cut], path[cut:]
+        node = self._tree.get(parent)
+        if node is None:
+            shapes_left = self._shapes < _SHAPES_MAX
+            node = self._tree[parent] = _Node(self._root if shapes_left else None)
+        code = self._code(file, line)
+        if code is None:  # a location the codes cannot hold: the node keeps SourceRefs
+            self._own_refs(node)
+        if node.own is not None:
+            if leaf in node.own:
+                if overwrite:
+                    node.own[leaf] = self._own_value(file, line, code)
+                return
+            node.own[leaf] = self._own_value(file, line, code)
+            self._count += 1
+            return
+        shape = node.shape
+        assert shape is not None
+        assert code is not None
+        slot = shape.index.get(leaf)
+        if slot is not None:
+            if overwrite:
+                node.codes[slot] = code
+            return
+        self._count += 1
+        if len(shape.index) >= _SHAPE_MAX:
+            node.own = dict(node.leaves())
+            node.own[leaf] = code
+            node.shape, node.codes = None, array("q")
+            return
+        nxt = shape.next.get(leaf)
+        if nxt is None:
+            if self._shapes >= _SHAPES_MAX:
+                node.own = dict(node.leaves())
+                node.own[leaf] = code
+                node.shape, node.codes = None, array("q")
+                return
+            nxt = shape.next[leaf] = _Shape({**shape.index, leaf: len(shape.index)})
+            self._shapes += 1
+        node.shape = nxt
+        node.codes.append(code)
+
+    def _own_value(self, file: str, line: int | None, code: int | None) -> Any:
+        return code if code is not None else SourceRef(file, line)
+
+    def _own_refs(self, node: _Node) -> None:
+        if node.own is None:
+            node.own = dict(node.leaves())
+            node.shape, node.codes = None, array("q")
+
+    def _value(self, value: Any) -> SourceRef:
+        return value if isinstance(value, SourceRef) else self._decode(value)
+
+    def _exact(self, path: str) -> SourceRef | None:
+        cut = path.rfind(".") + 1
+        node = self._tree.get(path[:cut])
+        if node is None:
+            return None
+        if node.own is not None:
+            value = node.own.get(path[cut:])
+            return None if value is None else self._value(value)
+        code = node.get(path[cut:])
+        return None if code is None else self._decode(code)
+
+    def _recorded(self) -> Iterator[tuple[str, SourceRef]]:
+        for parent, node in self._tree.items():
+            for leaf, value in node.leaves():
+                yield parent + leaf, self._value(value)
+
     def add(self, path: str, file: str, line: int | None) -> None:
         """Record where ``path`` was defined (the first record wins)."""
-        if path not in self.refs:
-            self.refs[path] = self._ref(file, line)
+        self._record(path, file, line, overwrite=False)
 
     def set(self, path: str, file: str, line: int | None) -> None:
         """Record where ``path`` was defined (overwrite)."""
-        self.refs[path] = self._ref(file, line)
+        self._record(path, file, line, overwrite=True)
 
     def table(self, file: str, lines: Mapping[Any, int | None]) -> dict[str, SourceRef]:
         """The shareable table of a map's entries (key -> line; keys without a line left out)."""
@@ -66,7 +263,7 @@ class Provenance:
     def lookup(self, path: str | None) -> SourceRef | None:
         """Return the location of ``path`` or of its longest known prefix."""
         while path:
-            ref = self.refs.get(path)
+            ref = self._exact(path)
             if ref is not None:
                 return ref
             parent, _, key = path.rpartition(".")
@@ -76,12 +273,12 @@ class Provenance:
                 if ref is not None:
                     return ref
             path = parent
-        return self.refs.get("")
+        return self._exact("")
 
     def items(self) -> Iterator[tuple[str, SourceRef]]:
         """Every recorded path and its location (map entries spelled out)."""
-        yield from self.refs.items()
+        yield from self._recorded()
         for path, table in self.maps.items():
             for key, ref in table.items():
-                if f"{path}.{key}" not in self.refs:
+                if self._exact(f"{path}.{key}") is None:
                     yield f"{path}.{key}", ref

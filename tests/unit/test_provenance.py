@@ -1,0 +1,93 @@
+"""Provenance keeps paths split at their last dot, in shared shapes: the same answers as a dict."""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+from rocetune.model.provenance import _SHAPE_MAX, Provenance, SourceRef
+
+
+def _reference(ops: list[tuple[str, str, str, int | None]]) -> dict[str, SourceRef]:
+    flat: dict[str, SourceRef] = {}
+    for op, path, file, line in ops:
+        if op == "set" or path not in flat:
+            flat[path] = SourceRef(file, line)
+    return flat
+
+
+def _lookup(flat: dict[str, SourceRef], path: str) -> SourceRef | None:
+    while path:
+        if path in flat:
+            return flat[path]
+        path = path.rpartition(".")[0]
+    return flat.get("")
+
+
+def _random_ops(seed: int) -> list[tuple[str, str, str, int | None]]:
+    rng = random.Random(seed)
+    ports = ["Ethernet0", "Ethernet1/1.10", "swp1", "eth2", ""]
+    leaves = ["mtu", "pfc_rx", "dscp_to_priority.46", "ecn.3", "name", "0", ""]
+    ops = []
+    for _ in range(400):
+        port = rng.choice(ports)
+        path = rng.choice([f"ports.{port}.{rng.choice(leaves)}", f"ports.{port}", "x", "", "a.b"])
+        line = rng.choice([None, 0, 1, 7, 4096, 10**9])
+        ops.append((rng.choice(["add", "set"]), path, rng.choice(["a.conf", "b/c.json"]), line))
+    return ops
+
+
+def test_lookups_and_items_are_those_of_a_plain_dict() -> None:
+    for seed in range(30):
+        ops = _random_ops(seed)
+        prov = Provenance()
+        for op, path, file, line in ops:
+            getattr(prov, op)(path, file, line)
+        flat = _reference(ops)
+        assert dict(prov.items()) == flat
+        assert dict(prov.refs) == flat
+        assert len(prov.refs) == len(flat)
+        probes = [p for _, p, _, _ in ops] + ["ports.Ethernet0.mtu.extra", "nowhere", "ports."]
+        for path in probes:
+            assert prov.lookup(path) == _lookup(flat, path), path
+        for path in flat:
+            assert path in prov.refs
+            assert prov.refs[path] == flat[path]
+
+
+def test_ports_with_the_same_fields_share_one_shape() -> None:
+    prov = Provenance()
+    for p in range(64):
+        for line, leaf in enumerate(("mtu", "pfc_rx", "speed_mbps"), start=10 * p):
+            prov.add(f"ports.Ethernet{p}.{leaf}", "cfg", line)
+    shapes = {id(node.shape) for node in prov._tree.values()}
+    assert len(shapes) == 1
+    assert prov.lookup("ports.Ethernet5.pfc_rx") == SourceRef("cfg", 51)
+    assert prov.lookup("ports.Ethernet5.pfc_rx.3") == SourceRef("cfg", 51)
+    assert prov.lookup("ports.Ethernet99.mtu") is None
+
+
+def test_many_leaves_under_one_parent_stay_linear() -> None:
+    prov = Provenance()
+    for i in range(5 * _SHAPE_MAX):
+        prov.add(f"unparsed.{i}", "cfg", i + 1)
+    assert prov._shapes <= _SHAPE_MAX + 1
+    assert dict(prov.items()) == {f"unparsed.{i}": SourceRef("cfg", i + 1) for i in range(240)}
+    prov.set("unparsed.3", "other", None)
+    assert prov.lookup("unparsed.3") == SourceRef("other", None)
+
+
+def test_maps_refs_constructor_pickle_and_equality() -> None:
+    prov = Provenance(refs={"ports.E0": SourceRef("f", 3)})
+    table = prov.table("f", {46: 12, 47: None})
+    prov.add_map("ports.E0.dscp_to_priority", table)
+    assert prov.lookup("ports.E0.dscp_to_priority.46") == SourceRef("f", 12)
+    assert prov.lookup("ports.E0.dscp_to_priority.47") == SourceRef("f", 3)
+    assert dict(prov.items()) == {
+        "ports.E0": SourceRef("f", 3),
+        "ports.E0.dscp_to_priority.46": SourceRef("f", 12),
+    }
+    back = pickle.loads(pickle.dumps(prov))
+    assert back == prov
+    assert dict(back.items()) == dict(prov.items())
+    assert Provenance() != prov

@@ -165,6 +165,7 @@ def audit_inventory(
         (d.name, d.platform, _shared(sharer, _declare(item, d)))
         for d, item in zip(entries, load_all(jobs, processes, cache), strict=True)
     ]
+    del sharer  # its pool's keys are not needed while checking
     result = _assemble(loaded, inv.intent, inv.links, selection or Selection(), options)
     for name, st in result.devices.items():
         role = inv.devices[name].role if name in inv.devices else None
@@ -273,6 +274,7 @@ def lint(
         stem = path.stem if path.is_file() else path.name
         read = load_device(stem, path, platform, None, cache=cache)
         entries.append((path, stem, _shared(sharer, read)))
+    del sharer  # its pool's keys are not needed while checking
     for group in _host_groups(entries, platform):
         first_path, stem, first = entries[group[0]]
         assert first.result is not None

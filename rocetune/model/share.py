@@ -31,21 +31,33 @@ class Sharer:
         self._models: dict[int, tuple[Any, Any, bool]] = {}
         """id(model) -> (the model, kept alive so the id stays its own; pooled; poolable):
         platforms hand the same profile object to many ports, its key is made once."""
+        self._fields_sets: dict[frozenset[str], set[str]] = {}
+        """The sets of explicitly set field names, one per distinct set (a frozen model's
+        ``__pydantic_fields_set__`` is only read; pydantic copies it for ``model_copy``)."""
         self.shared = 0
         """How many values were replaced by an equal one already held."""
 
     def device(self, device: BaseModel) -> None:
         """Share the values of every port and NIC of a parsed device (in place)."""
-        for field in ("ports", "nics"):
-            members = getattr(device, field, None)
-            if isinstance(members, dict):
-                for member in members.values():
-                    if isinstance(member, BaseModel):
-                        self._fields(member)
+        try:
+            for field in ("ports", "nics"):
+                members = getattr(device, field, None)
+                if isinstance(members, dict):
+                    for member in members.values():
+                        if isinstance(member, BaseModel):
+                            self._fields(member)
+        finally:
+            # The models seen by id are kept alive only while one device is shared: the
+            # copies replaced by a pooled value are freed now (the pool keeps its values).
+            self._models.clear()
 
     def _fields(self, model: BaseModel) -> None:
         if not model.model_config.get("frozen"):
             return
+        names = model.__pydantic_fields_set__
+        pooled = self._fields_sets.setdefault(frozenset(names), names)
+        if pooled is not names:
+            object.__setattr__(model, "__pydantic_fields_set__", pooled)
         values = model.__dict__
         for name, value in values.items():
             if isinstance(value, dict | BaseModel):  # tuples: small, not worth the time

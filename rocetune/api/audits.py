@@ -37,7 +37,7 @@ from rocetune.model import (
     Link,
     Provenance,
 )
-from rocetune.model.share import Sharer
+from rocetune.model.share import Sharer, sharing
 from rocetune.platforms import KNOWN_PLATFORMS
 from rocetune.platforms.base import ParseResult
 from rocetune.suppress import Policy, apply_to_result
@@ -161,10 +161,11 @@ def audit_inventory(
     sharer = Sharer()  # equal maps/profiles of all devices held once (rocetune.model.share)
     entries = list(inv.devices.values())
     jobs = [Job(d.name, sources[d.name], d.platform, d.role, d.asic) for d in entries]
-    loaded = [
-        (d.name, d.platform, _shared(sharer, _declare(item, d)))
-        for d, item in zip(entries, load_all(jobs, processes, cache), strict=True)
-    ]
+    with sharing(sharer):  # ports share their maps as they are built
+        loaded = [
+            (d.name, d.platform, _shared(sharer, _declare(item, d)))
+            for d, item in zip(entries, load_all(jobs, processes, cache), strict=True)
+        ]
     del sharer  # its pool's keys are not needed while checking
     result = _assemble(loaded, inv.intent, inv.links, selection or Selection(), options)
     for name, st in result.devices.items():
@@ -272,7 +273,8 @@ def lint(
     for raw in paths:
         path = Path(raw)
         stem = path.stem if path.is_file() else path.name
-        read = load_device(stem, path, platform, None, cache=cache)
+        with sharing(sharer):  # ports share their maps as they are built
+            read = load_device(stem, path, platform, None, cache=cache)
         entries.append((path, stem, _shared(sharer, read)))
     del sharer  # its pool's keys are not needed while checking
     for group in _host_groups(entries, platform):

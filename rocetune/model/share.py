@@ -15,9 +15,14 @@ class and which fields were set explicitly, so dumps (``exclude_unset``) do not 
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
+
+_M = TypeVar("_M", bound=BaseModel)
 
 _SCALARS = (str, int, float, bool, type(None))
 _SCALARS_SET = frozenset(_SCALARS)
@@ -28,8 +33,12 @@ class Sharer:
 
     def __init__(self) -> None:
         self._pool: dict[Any, Any] = {}
-        self._models: dict[int, tuple[Any, Any, bool]] = {}
-        """id(model) -> (the model, kept alive so the id stays its own; pooled; poolable):
+        self._pooled: dict[int, Any] = {}
+        """id(value) -> the value, of the dicts and models that are themselves the pooled
+        value (held by the pool, so the id stays theirs): found again at once."""
+        self._seen: dict[int, tuple[Any, Any, bool]] = {}
+        """id(value) -> (the value, kept alive so the id stays its own; pooled; poolable) of
+        the other dicts and models, while one device (or one port being built) is shared:
         platforms hand the same profile object to many ports, its key is made once."""
         self._fields_sets: dict[frozenset[str], set[str]] = {}
         """The sets of explicitly set field names, one per distinct set (a frozen model's
@@ -47,9 +56,17 @@ class Sharer:
                         if isinstance(member, BaseModel):
                             self._fields(member)
         finally:
-            # The models seen by id are kept alive only while one device is shared: the
+            # The values seen by id are kept alive only while one device is shared: the
             # copies replaced by a pooled value are freed now (the pool keeps its values).
-            self._models.clear()
+            self._seen.clear()
+
+    def member(self, model: BaseModel) -> None:
+        """Share the values of one port or NIC as it is built (in place), so the copies
+        pydantic made of its maps are freed before the next port is built."""
+        try:
+            self._fields(model)
+        finally:
+            self._seen.clear()
 
     def _fields(self, model: BaseModel) -> None:
         if not model.model_config.get("frozen"):
@@ -71,11 +88,17 @@ class Sharer:
 
     def _share(self, value: Any) -> tuple[Any, bool]:
         """(the pooled value, whether the value can be pooled at all)."""
-        if isinstance(value, BaseModel):
-            known = self._models.get(id(value))
+        if isinstance(value, dict | BaseModel):
+            ident = id(value)
+            if ident in self._pooled:
+                return value, True
+            known = self._seen.get(ident)
             if known is None:
                 shared, ok = self._share_new(value)
-                known = self._models[id(value)] = (value, shared, ok)
+                if ok and shared is value:
+                    self._pooled[ident] = value
+                    return value, True
+                known = self._seen[ident] = (value, shared, ok)
             elif known[1] is not value:
                 self.shared += 1
             return known[1], known[2]
@@ -134,3 +157,28 @@ class Sharer:
                 return None
             return (type(value), fields, frozenset(value.model_fields_set))
         return None
+
+
+_CURRENT: ContextVar[Sharer | None] = ContextVar("rocetune_sharer", default=None)
+
+
+@contextmanager
+def sharing(sharer: Sharer) -> Iterator[Sharer]:
+    """Ports built while this is active (platforms call :func:`built`) share their values
+    with ``sharer``'s pools as each one is built (the caller still calls
+    :meth:`Sharer.device` on the parsed device: it finds those values at once)."""
+    token = _CURRENT.set(sharer)
+    try:
+        yield sharer
+    finally:
+        _CURRENT.reset(token)
+
+
+def built(model: _M) -> _M:
+    """``model`` (a port just built) with its values shared, when a run is :func:`sharing`:
+    without it pydantic's copies of every port's maps are all alive until the device is
+    complete, the peak of parsing a switch."""
+    sharer = _CURRENT.get()
+    if sharer is not None:
+        sharer.member(model)
+    return model

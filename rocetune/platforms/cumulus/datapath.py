@@ -41,6 +41,7 @@ from typing import Any
 
 from rocetune.model import EcnProfile, Port, Scheduler, Trust, Unparsed, Watchdog
 from rocetune.model.device import Feature
+from rocetune.model.share import built
 from rocetune.platforms.cumulus import values
 from rocetune.platforms.cumulus.scope import keyword_features
 
@@ -239,7 +240,7 @@ class _Port:
     line: int | None = None
 
     def model(self, name: str) -> Port:
-        return Port(name=name, **self.fields)
+        return built(Port(name=name, **self.fields))
 
 
 Group = tuple[str, list[str] | None]

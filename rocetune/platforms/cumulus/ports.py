@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rocetune.model import BufferProfile, Port, Watchdog
+from rocetune.model.share import built
 from rocetune.platforms.cumulus import defaults
 from rocetune.platforms.cumulus.interfaces import PortConfig, Setting
 from rocetune.platforms.cumulus.operational import OperLink
@@ -103,7 +104,7 @@ def build_port(
     remark = _bound(plan.remarks, settings, "remark", issues)
     fields.part(remark, ("dscp_rewrite", "dscp_rewrite_on_ingress"))
     _watchdog(fields, settings.get("watchdog"), plan)
-    port = Port(name=name, **fields.values)
+    port = built(Port(name=name, **fields.values))
     if config is not None:
         where: Where = (issues.file, config.line)
     else:

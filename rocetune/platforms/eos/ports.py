@@ -70,6 +70,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rocetune.model import EcnProfile, Port, Scheduler, Trust, Watchdog
+from rocetune.model.share import built
 from rocetune.platforms.common.unread import unread_defaults
 from rocetune.platforms.eos.blocks import Issues
 from rocetune.platforms.eos.operational import OperLink
@@ -168,7 +169,7 @@ def build_port(
         if ctx.member_of is not None:
             features |= blocked.get(ctx.member_of.name, frozenset())
         unread_defaults(fields.values, {**fields.lines, **fields.oper_lines}, features)
-    port = Port(name=name, **fields.values)
+    port = built(Port(name=name, **fields.values))
     return Built(port=port, lines=fields.lines, oper_lines=fields.oper_lines)
 
 

@@ -54,6 +54,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rocetune.model import BufferProfile, EcnProfile, Port, Scheduler, Trust, Watchdog
+from rocetune.model.share import built
 from rocetune.platforms.common.unread import unread_defaults
 from rocetune.platforms.nxos.config import GlobalWatchdog, NxosConfig
 from rocetune.platforms.nxos.interfaces import IfaceConfig
@@ -118,7 +119,7 @@ def build_port(
         watchdog=_watchdog(iface, cfg.watchdog, lines),
     )
     unread_defaults(values, lines, blocked)
-    return Built(port=Port.model_validate(values), lines=lines)
+    return Built(port=built(Port.model_validate(values)), lines=lines)
 
 
 def _speed(src: PortInput, lines: dict[str, int]) -> int | None:

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rocetune.model import EcnProfile, Port, Scheduler
+from rocetune.model.share import built
 from rocetune.platforms.common.unread import unread_defaults
 from rocetune.platforms.onyx.roce import (
     CNP_TC,
@@ -135,7 +136,7 @@ def build_port(name: str, config: OnyxConfig, blocked: dict[str, frozenset[str]]
         blocked.get(parent.name, frozenset()) if parent is not None else frozenset()
     )
     unread_defaults(values, lines, features)
-    return Built(Port(name=name, **values), lines)
+    return Built(built(Port(name=name, **values)), lines)
 
 
 def _pick(chain: list[InterfaceConf], attr: str) -> At[Any] | None:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 
 from rocetune.model import BufferPool, Port
+from rocetune.model.share import built
 from rocetune.platforms.sonic.asic import asic_family
 from rocetune.platforms.sonic.build_port import (
     DEFAULT_WD_MS,
@@ -102,7 +103,7 @@ def build_ports(ctx: Ctx, *, running: bool = False) -> tuple[dict[str, Port], fl
     names = port_names(ctx)
     count = len(ctx.cfg.ports) if "PORT" in ctx.cfg.present else len(names)
     default = watchdog_default(ctx, count, running=running)
-    ports = {name: build_port(ctx, name, default) for name in names}
+    ports = {name: built(build_port(ctx, name, default)) for name in names}
     return ports, poll_ms(ctx, default)
 
 

@@ -81,22 +81,45 @@ def _finding(rule: type[Rule], issue: Issue, prov: Mapping[str, Provenance]) -> 
     )
 
 
+class _Missed:
+    """The Missing notes of one rule on one device, folded as they come (a note per port and
+    field is thousands on a big switch: only what the RT000 finding says is kept)."""
+
+    __slots__ = ("items", "path", "ports")
+
+    def __init__(self, path: str | None) -> None:
+        self.items: dict[str, None] = {}
+        self.path = path
+        self.ports: set[str | None] = set()
+
+    def add(self, note: Missing) -> None:
+        self.items[note.item] = None
+        self.ports.add(_path_port(note.path, note.item))
+
+
+def _fold_missing(
+    missing: dict[type[Rule], dict[str, _Missed]], rule: type[Rule], note: Missing
+) -> None:
+    by_device = missing.setdefault(rule, {})
+    missed = by_device.get(note.device)
+    if missed is None:
+        missed = by_device[note.device] = _Missed(note.path)
+    missed.add(note)
+
+
 def _missing_findings(
-    missing: Mapping[type[Rule], Iterable[Missing]], prov: Mapping[str, Provenance]
+    missing: Mapping[type[Rule], Mapping[str, _Missed]], prov: Mapping[str, Provenance]
 ) -> list[Finding]:
     """One RT000 per device and set of missing items; rules missing the same items share it."""
     groups: dict[tuple[str, tuple[str, ...]], list[type[Rule]]] = {}
     first_path: dict[tuple[str, tuple[str, ...]], str | None] = {}
     ports: dict[tuple[str, tuple[str, ...]], set[str | None]] = {}
-    for rule, items in missing.items():
-        by_device: dict[str, list[Missing]] = {}
-        for m in items:
-            by_device.setdefault(m.device, []).append(m)
-        for device, ms in by_device.items():
-            key = (device, tuple(dict.fromkeys(m.item for m in ms)))
+    for rule, by_device in missing.items():
+        for device, missed in by_device.items():
+            key = (device, tuple(missed.items))
             groups.setdefault(key, []).append(rule)
-            first_path.setdefault(key, ms[0].path)
-            ports.setdefault(key, set()).update(_path_port(m.path, m.item) for m in ms)
+            first_path.setdefault(key, missed.path)
+            ports.setdefault(key, set()).update(missed.ports)
     out = []
     for (device, names), rules in groups.items():
         listed = "; ".join(names[:_MAX_LISTED])
@@ -245,7 +268,7 @@ def run_checks(
     options = options or {}
     prov = provenance or {}
     findings: list[Finding] = []
-    missing: dict[type[Rule], list[Missing]] = {}
+    missing: dict[type[Rule], dict[str, _Missed]] = {}
     index = _UnparsedIndex(fabric)
     unverified: dict[tuple[str, int], _Unverified] = {}
     for rule_cls in rules:
@@ -256,7 +279,7 @@ def run_checks(
         features = rule_cls.meta.features
         for result in rule_cls().run(ctx):
             if isinstance(result, Missing):
-                missing.setdefault(rule_cls, []).append(result)
+                _fold_missing(missing, rule_cls, result)
                 continue
             items = index.touching(result, features) if _asserts_absence(rule_cls, result) else []
             if not items:

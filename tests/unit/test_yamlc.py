@@ -243,3 +243,70 @@ def test_lab_inventory_reads_alike_with_either_reader() -> None:
     fast, slow = yamlc.load(text), yamlc.adopt(YAML(typ="rt").load(text))
     assert fast == slow
     assert _positions(fast) == _positions(slow)
+
+
+def _graph(node: Any, seen: dict[int, int] | None = None) -> Any:
+    """A node graph spelled out (tag, value, line, column); a node met again is its index."""
+    seen = {} if seen is None else seen
+    if node is None:
+        return None
+    if id(node) in seen:
+        return ("again", seen[id(node)])
+    seen[id(node)] = len(seen)
+    mark = node.start_mark
+    value = node.value
+    if isinstance(value, list):
+        value = [
+            tuple(_graph(part, seen) for part in item)
+            if isinstance(item, tuple)
+            else _graph(item, seen)
+            for item in value
+        ]
+    return (node.tag, value, mark.line, mark.column)
+
+
+def _repo_yaml_texts() -> list[str]:
+    root = ROOT
+    texts = []
+    for pattern in ("inventories/**/*.yaml", "tests/**/*.yaml", "tests/**/*.yml"):
+        texts += [p.read_text(encoding="utf-8", errors="replace") for p in root.glob(pattern)]
+    return texts
+
+
+@pytest.mark.skipif(not yamlc.available(), reason="libyaml not installed")
+def test_the_event_composer_builds_libyamls_node_graph() -> None:
+    """compose() builds from libyaml's events the graph ``get_single_node`` composes (tags,
+    values, start lines and columns, aliases as the anchor's node), or raises Unusual where
+    libyaml's composer raised."""
+    import yaml
+
+    texts = [
+        *_repo_yaml_texts(),
+        "a: 1\nb: [1, 2, {c: d}]\n",
+        "- &x {a: 1}\n- *x\n- &y [1, *x]\n- *y\n",
+        "",
+        "x\n",
+        "--- 'q'\n",
+        "a:\n  - 1\n  - b: 2\n    c: 'q'\n  -\n",
+        "--- a\n--- b\n",
+        "a: *nope\n",
+        "a: &x 1\nb: &x 2\n",
+        "a: [1, 2\n",
+    ]
+    loader_class = yamlc._loader()
+    assert len(texts) > 20
+    for text in texts:
+        try:
+            mine = _graph(yamlc.compose(text))
+        except yamlc.Unusual:
+            mine = "unusual"
+        if "\t" in text or "%" in text or "!" in text:
+            continue  # refused before composing
+        loader = loader_class(text)
+        try:
+            theirs = _graph(loader.get_single_node())
+        except yaml.YAMLError:
+            theirs = "unusual"
+        finally:
+            loader.dispose()
+        assert mine == theirs, text[:200]

@@ -5,14 +5,18 @@ Usage (from the repository root)::
     python benchmarks/memory.py                 # 64, 256, 1024 ports per platform
     python benchmarks/memory.py --ports 64,512
 
-Per platform (SONiC ``config_db.json`` and Cumulus NVUE YAML from benchmarks/fabricgen.py,
-and the real NX-OS/EOS lab configs repeated) and size, in a fresh child process:
+Per platform and size (``--platforms``, ``--ports``), in a fresh child process: SONiC
+``config_db.json`` and Cumulus NVUE YAML from benchmarks/fabricgen.py (all ports admin down,
+no peers), EOS and NX-OS running configs made from the lab's spine1/spine2 (their global QoS
+as is, ``N`` routed RoCE interfaces like their four, so the lab's findings per port too);
+then the two lab configs themselves (fixed per-device overhead dominates there):
 
 - ``config``: bytes of the config file;
 - ``peak``: the peak of Python allocations (tracemalloc) while ``rocetune.api.lint`` (what
   ``rocetune lint FILE`` runs) reads, parses and checks it, over the allocations before
   (imports and the file text excluded);
-- ``kept``: what the result (parsed device, findings) still holds afterwards;
+- ``kept``: what the result (parsed device, findings) still holds afterwards (after a
+  ``gc.collect()``, so objects parked in the interpreter's free lists are not counted);
 - ``peak/config`` (issue 18 target: <= 10) and ``kept`` per port;
 - ``rss``: the child's peak RSS (includes the interpreter and imports: ~70-90 MB).
 - with ``--warm``, a copy of the file is linted first, so one-time set-up (the rule registry,
@@ -62,7 +66,10 @@ base = tracemalloc.get_traced_memory()[0]
 start = time.perf_counter()
 result = api.lint([path], platform)
 seconds = time.perf_counter() - start
-kept, peak = tracemalloc.get_traced_memory()
+peak = tracemalloc.get_traced_memory()[1]
+import gc  # free lists emptied: "kept" is what the result holds, not recycled objects
+gc.collect()
+kept = tracemalloc.get_traced_memory()[0]
 tracemalloc.stop()
 ports = sum(len(d.ports) for d in result.fabric.devices.values())
 print(json.dumps({{

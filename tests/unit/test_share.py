@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rocetune import api
 from rocetune.model import EcnProfile, Port
-from rocetune.model.share import Sharer
+from rocetune.model.share import Sharer, built, sharing
 from tests.paths import ROOT
 
 
@@ -55,3 +55,31 @@ def test_lint_results_are_unchanged_by_sharing() -> None:
     ports = [p for d in result.fabric.devices.values() for p in d.ports.values()]
     maps = {id(p.dscp_to_priority) for p in ports if p.dscp_to_priority}
     assert len(maps) < len([p for p in ports if p.dscp_to_priority])
+
+
+def test_ports_built_while_sharing_share_their_values_at_once() -> None:
+    dscp = {d: (3 if d == 26 else 0) for d in range(64)}
+    ecn = {3: {"ecn_mark": True, "min_threshold_bytes": 150_000}}
+    alone = built(_port("x", dscp_to_priority=dscp))
+    assert alone.dscp_to_priority is not dscp  # no run is sharing: nothing happens
+    sharer = Sharer()
+    with sharing(sharer):
+        a = built(_port("a", dscp_to_priority=dscp, ecn=ecn))
+        b = built(_port("b", dscp_to_priority=dict(dscp), ecn=ecn))
+    c = built(_port("c", dscp_to_priority=dict(dscp)))
+    assert a.dscp_to_priority is b.dscp_to_priority
+    assert a.ecn is b.ecn
+    assert c.dscp_to_priority is not a.dscp_to_priority  # after the block: not shared
+    assert not sharer._seen  # replaced copies are not kept alive
+    before = sharer.shared
+    sharer._fields(b)  # the device pass finds pooled values by identity
+    assert sharer.shared == before
+
+
+def test_frozen_models_share_their_set_of_set_fields() -> None:
+    a, b = _port("a", mtu=9100), _port("b", mtu=1500)
+    assert a.model_fields_set is b.model_fields_set
+    c = a.model_copy(update={"speed_mbps": 400_000})
+    assert c.model_fields_set == {"name", "mtu", "speed_mbps"}
+    assert a.model_fields_set == {"name", "mtu"}
+    assert a.model_dump(exclude_unset=True) == {"name": "a", "mtu": 9100}

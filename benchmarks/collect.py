@@ -132,6 +132,16 @@ def lanes(platform: str) -> int:
     return LANES if platform == "linux_host" else 1
 
 
+def setup_commands(platform: str) -> list[str]:
+    """The terminal set-up commands a shell client sends before the first command (netmiko's
+    session preparation for EOS and NX-OS: ``terminal width 511``, ``terminal length 0``).
+    The lab answers them after the same latency as any command, so the bound sends them too;
+    exec channels (hosts) need none."""
+    from tests.lab.profiles import profile_for
+
+    return [] if platform == "linux_host" else list(profile_for(platform).term_cmds)
+
+
 @dataclass
 class Sample:
     """One run of one client."""
@@ -227,24 +237,30 @@ def child_nornir(spec: dict[str, Any]) -> None:
 
 
 def child_asyncssh_all(spec: dict[str, Any]) -> None:
-    """The asyncssh bound with every device connected at once (more than rocetune's workers)."""
-    child_asyncssh({**spec, "workers": len(spec["devices"])})
+    """The asyncssh bound with every device connected at once (more than rocetune's workers),
+    in one process."""
+    child_asyncssh({**spec, "workers": len(spec["devices"]), "processes": 1})
 
 
-def child_asyncssh(spec: dict[str, Any]) -> None:
+def _asyncssh_devices(spec: dict[str, Any], names: list[str], workers: int) -> int:
+    """One process of the bound: ``names`` collected with ``workers`` devices at a time."""
     import asyncio
 
     import asyncssh
 
+    from rocetune.collect import shell_batch
+
     async def phase(conn: Any, commands: list[str], width: int) -> None:
-        """The commands of one round, ``width`` channels open at a time (as rocetune)."""
-        gate = asyncio.Semaphore(width)
-
-        async def run(command: str) -> None:
-            async with gate:
+        """One round: one command at a time (``width`` 1, a shell), or rocetune's lanes:
+        ``width`` exec channels at once, each running its share of the commands in one
+        ``sh`` script (the exec request rocetune sends, so the server does the same work)."""
+        if width == 1:
+            for command in commands:
                 await conn.run(command)
-
-        await asyncio.gather(*(run(c) for c in commands))
+            return
+        marker = shell_batch.new_marker()
+        lanes = [commands[i::width] for i in range(min(width, len(commands)))]
+        await asyncio.gather(*(conn.run(shell_batch.exec_line(lane, marker)) for lane in lanes))
 
     async def one(dev: dict[str, Any], sem: asyncio.Semaphore) -> bool:
         async with (
@@ -257,18 +273,38 @@ def child_asyncssh(spec: dict[str, Any]) -> None:
                 known_hosts=spec["known_hosts"],
             ) as conn,
         ):
-            for commands in spec["phases"][dev["platform"]]:
-                await phase(conn, commands, spec["lanes"][dev["platform"]])
+            platform = dev["platform"]
+            for command in spec["setup"].get(platform, []):
+                await conn.run(command)
+            for commands in spec["phases"][platform]:
+                await phase(conn, commands, spec["lanes"][platform])
         return True
 
     async def main() -> int:
-        sem = asyncio.Semaphore(spec["workers"])
-        done = await asyncio.gather(
-            *(one(d, sem) for d in spec["devices"].values()), return_exceptions=True
-        )
+        sem = asyncio.Semaphore(workers)
+        devices = [spec["devices"][n] for n in names]
+        done = await asyncio.gather(*(one(d, sem) for d in devices), return_exceptions=True)
         return sum(1 for d in done if d is True)
 
-    _child_stats(asyncio.run(main()))
+    return asyncio.run(main())
+
+
+def child_asyncssh(spec: dict[str, Any]) -> None:
+    """The bound at rocetune's concurrency: its processes (forked, devices split the same
+    way), its workers per process, its lanes per host connection."""
+    import multiprocessing
+
+    names = list(spec["devices"])
+    processes = max(1, min(spec["processes"], len(names)))
+    if processes == 1:
+        _child_stats(_asyncssh_devices(spec, names, spec["workers"]))
+        return
+    per = max(1, spec["workers"] // processes)
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(processes) as pool:
+        chunks = [(spec, names[i::processes], per) for i in range(processes)]
+        ok = sum(pool.starmap(_asyncssh_devices, chunks))
+    _child_stats(ok)
 
 
 CHILDREN = {
@@ -347,6 +383,8 @@ def _spec(work: Path, lab: Any, devices: dict[str, Any], args: argparse.Namespac
         "phases": command_phases(devices),
         "lanes": {d["platform"]: lanes(d["platform"]) for d in devices.values()},
         "workers": _workers(args.rocetune_args),
+        "processes": _processes(args.rocetune_args, len(devices)),
+        "setup": {d["platform"]: setup_commands(d["platform"]) for d in devices.values()},
         "rocetune_args": args.rocetune_args.split(),
         "devices": {
             n: {"platform": d["platform"], "port": lab.ports[n]} for n, d in devices.items()
@@ -355,6 +393,20 @@ def _spec(work: Path, lab: Any, devices: dict[str, Any], args: argparse.Namespac
     path = work / "spec.json"
     path.write_text(json.dumps(spec), encoding="utf-8")
     return path
+
+
+def _processes(rocetune_args: str, devices: int) -> int:
+    """The processes rocetune collects with (its --processes, else its automatic count)."""
+    from rocetune.collect.options import CollectOptions
+    from rocetune.collect.pool import process_count
+
+    words = rocetune_args.split()
+    for i, word in enumerate(words):
+        if word == "--processes" and i + 1 < len(words):
+            return int(words[i + 1])
+        if word.startswith("--processes="):
+            return int(word.split("=", 1)[1])
+    return process_count(CollectOptions(workers=_workers(rocetune_args)), devices)
 
 
 def _workers(rocetune_args: str) -> int:

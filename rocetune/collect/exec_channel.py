@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import select
 import socket
 import time
 from collections.abc import Sequence
@@ -116,7 +117,7 @@ class ExecSession:
                         Reason.COMMAND_TIMEOUT, f"output not complete before the {why}"
                     )
                 if not busy:
-                    time.sleep(0.002)
+                    _wait(chan, deadline)
             status = chan.exit_status if not over and chan.exit_status_ready() else -1
             chan.close()
         except Exception as exc:
@@ -246,6 +247,18 @@ def _trust_keys(client: Any, trust: Trust, host: str, port: int) -> None:
         except Exception:
             continue
         store.add(name, k.keytype, pkey)
+
+
+def _wait(chan: Any, deadline: float) -> None:
+    """Sleep until the channel has data, ends, or an exit status comes (or a second, or the
+    deadline, passes): a blocking wait instead of polling (a poll every few ms in each of
+    32 worker threads cost CPU and the GIL). The channel's ``fileno`` is paramiko's pipe,
+    readable while stdout or stderr holds data and for good after EOF or CLOSE."""
+    timeout = max(0.0, min(deadline - time.monotonic(), 1.0))
+    if chan.eof_received or chan.closed:
+        chan.status_event.wait(timeout)
+    else:
+        select.select([chan], [], [], timeout)
 
 
 def _finished(chan: Any) -> bool:

@@ -24,7 +24,7 @@ from rocetune.collect.target import Target
 from rocetune.collect.transport import NetmikoTransport, Transport
 from rocetune.errors import RocetuneError
 from rocetune.inventory import Inventory, ResolvedDevice
-from rocetune.platforms import drivers
+from rocetune.platforms import get_driver
 
 
 class CollectConfigError(RocetuneError):
@@ -70,7 +70,7 @@ def _job(
         return fail("no host: set host: in the inventory to collect it")
     if dev.platform is None:
         return fail("no platform: set platform: in the inventory to collect it")
-    driver = drivers().get(dev.platform)
+    driver = get_driver(dev.platform)  # imports only that platform's package
     if driver is None:
         return fail(f"platform {dev.platform!r} has no driver yet")
     try:

@@ -19,7 +19,6 @@ import logging
 import re
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from rocetune.collect import known_hosts
@@ -51,7 +50,8 @@ def finish_text(text: str) -> str:
 
 
 class NetmikoSession:
-    """An interactive netmiko session."""
+    """An interactive netmiko session: netmiko connects and prepares the terminal, each
+    command's output is read by :func:`rocetune.collect.shell_read.send_and_read`."""
 
     def __init__(
         self,
@@ -66,22 +66,17 @@ class NetmikoSession:
         base = re.escape(str(conn.base_prompt).strip())
         # ``name(config-if)#``: configuration modes (apply) keep the same base prompt; Onyx
         # prints a space before the mode and the mode character (``switch (config) #``)
-        self.pattern = rf"(?:^|[\r\n]){base}[ \t]?(?:\([^()\r\n]{{1,120}}\)[ \t]?)?[>#$%]?[ \t]*\Z"
+        self.pattern = re.compile(
+            rf"(?:^|[\r\n]){base}[ \t]?(?:\([^()\r\n]{{1,120}}\)[ \t]?)?[>#$%]?[ \t]*\Z"
+        )
         self.broken = False
         self.spent = False
         """True after a truncated output: the device may still be sending, so the session
         is in an unknown state and runs nothing more (the caller reconnects)."""
-        self.guard = _ReadGuard(time.monotonic() + device_timeout, max_output)
-        _guard_reads(conn, self.guard)
-
-    @property
-    def deadline(self) -> float:
+        self.deadline = time.monotonic() + device_timeout
         """The device deadline (time.monotonic); a reconnected session keeps the old one."""
-        return self.guard.deadline
-
-    @deadline.setter
-    def deadline(self, value: float) -> None:
-        self.guard.deadline = value
+        self.max_output = max_output
+        _fail_on_closed_channel(conn)
 
     def run(self, command: str) -> Output:
         """Send one command and read up to the prompt.
@@ -89,33 +84,25 @@ class NetmikoSession:
         Output past the cap is kept up to the cap, cut after its last complete line and
         marked truncated; the session is then spent (dropped, never reused).
         """
+        from rocetune.collect.shell_read import Limits, send_and_read
+
         check_command(command)
         if self.spent:
             raise CollectError(Reason.INTERNAL, "session spent by a truncated output", command)
         start = time.monotonic()
-        self.guard.received, self.guard.kept = 0, []
+        limits = Limits(start + self.read_timeout, self.deadline, self.max_output)
         try:
-            text = self.conn.send_command(
-                command,
-                expect_string=self.pattern,
-                read_timeout=self.read_timeout,
-                auto_find_prompt=False,
-            )
-        except _Overflow:
-            self.broken = self.spent = True
-            kept = _after_echo("".join(self.guard.kept), command)
-            self.guard.kept = []
-            cut = kept[: kept.rfind("\n", 0, self.guard.limit) + 1]
-            seconds = time.monotonic() - start
-            return Output(finish_text(cut), None, seconds, truncated_at=self.guard.limit)
+            answer = send_and_read(self.conn, command, self.pattern, limits)
         except Exception as exc:
             self.broken = True
             raise _with_command(exc, command) from exc
-        finally:
-            self.guard.kept = []
-        text = finish_text(str(text))
+        seconds = time.monotonic() - start
+        if answer.truncated:
+            self.broken = self.spent = True
+            return Output(finish_text(answer.text), None, seconds, truncated_at=self.max_output)
+        text = finish_text(answer.text)
         error = self.driver.command_error(text) if self.driver is not None else None
-        return Output(text, error, time.monotonic() - start)
+        return Output(text, error, seconds)
 
     def run_many(self, commands: Sequence[str]) -> list[Output]:
         """One after another: an interactive session runs one command at a time."""
@@ -130,38 +117,13 @@ class NetmikoSession:
                 self.conn.disconnect()
 
 
-@dataclass
-class _ReadGuard:
-    """Limits on one session's reads: the device deadline and the per-command output."""
+def _fail_on_closed_channel(conn: Any) -> None:
+    """Make netmiko's own reads (``disconnect``, ``enable``) fail at once on a closed channel.
 
-    deadline: float
-    limit: int
-    received: int = 0
-    kept: list[str] = field(default_factory=list)
-    """The current command's reads (at most ``limit`` characters plus one read)."""
-
-
-class _Overflow(Exception):
-    """The current command's output went past the cap (handled by NetmikoSession.run)."""
-
-
-def _after_echo(text: str, command: str) -> str:
-    """Raw terminal text without what precedes the command's echo and the echo line."""
-    text = re.sub(r"\r+\n", "\n", text)
-    at = text.find(command)
-    if at < 0:
-        return text
-    end = text.find("\n", at)
-    return text[end + 1 :] if end >= 0 else ""
-
-
-def _guard_reads(conn: Any, guard: _ReadGuard) -> None:
-    """Make reads fail at once when the device drops the session, floods or overstays.
-
-    netmiko keeps polling a closed channel until the read timeout and then reports a
-    timeout; this turns "no data and the channel is gone" into EOFError (disconnected).
-    netmiko's read timeout is a per-command deadline already; the device deadline and the
-    output cap are enforced here, on every read.
+    netmiko keeps polling a closed channel until its read timeout and then reports a
+    timeout (a Linux root shell closes on the ``exit`` of netmiko's ``disconnect``, which
+    then waited 10 s); this turns "no data and the channel is gone" into EOFError.
+    Command output is not read through netmiko (:mod:`rocetune.collect.shell_read`).
     """
     chan, channel = getattr(conn, "remote_conn", None), getattr(conn, "channel", None)
     if chan is None or channel is None or not hasattr(chan, "get_transport"):
@@ -174,14 +136,6 @@ def _guard_reads(conn: Any, guard: _ReadGuard) -> None:
             transport = chan.get_transport()
             if chan.closed or chan.eof_received or transport is None or not transport.is_active():
                 raise EOFError("the device closed the connection")
-        guard.received += len(data)
-        guard.kept.append(data)
-        if guard.received > guard.limit:
-            raise _Overflow
-        if time.monotonic() > guard.deadline:
-            raise CollectError(
-                Reason.COMMAND_TIMEOUT, "output not complete before the device deadline"
-            )
         return data
 
     channel.read_channel = read_channel

@@ -124,7 +124,7 @@ class ExecSession:
             with contextlib.suppress(Exception):
                 chan.close()
             raise _failure(exc, pending) from exc
-        return bytes(err[: self.max_output]).decode("utf-8", "replace"), status, over
+        return shell_batch.decode(err, self.max_output), status, over
 
     def run(self, command: str) -> Output:
         """Run one command on its own channel; collect stdout, stderr, exit status.
@@ -140,7 +140,7 @@ class ExecSession:
         if over:
             text = finish_text(stream.truncated())
             return Output(text, None, seconds, truncated_at=self.max_output)
-        out = bytes(stream.buf).decode("utf-8", "replace")
+        out = stream.text()
         error = None
         if status != 0:
             lines = err.strip().splitlines()

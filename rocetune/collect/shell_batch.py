@@ -73,6 +73,13 @@ def cut_at_line(data: bytes | bytearray, cap: int) -> bytes:
     return bytes(data[: end + 1]) if end >= 0 else b""
 
 
+def decode(data: bytes | bytearray, end: int | None = None) -> str:
+    """``data[:end]`` as UTF-8 text (invalid bytes replaced), decoded in place: no copy of
+    the bytes (a capped output is then held as bytes and text, never twice as bytes)."""
+    with memoryview(data) as whole, whole[:end] as part:
+        return str(part, "utf-8", "replace")
+
+
 @dataclass
 class Stream:
     """A batch's output read as it arrives: framed results, each command's output capped.
@@ -106,12 +113,21 @@ class Stream:
                 break
             line = bytes(self.buf[start + len(head) : end]).decode("utf-8", "replace")
             status, _, error = line.partition(" ")
-            stdout = bytes(self.buf[:start]).decode("utf-8", "replace")
+            stdout = decode(self.buf, start)
             self.done.append(Framed(stdout, int(status) if status.isdigit() else -1, error))
             del self.buf[: end + 1]
             self._scan = 0
         return len(self.buf) > self.cap
 
     def truncated(self) -> str:
-        """The current command's output up to the cap, cut after its last complete line."""
-        return cut_at_line(self.buf, self.cap).decode("utf-8", "replace")
+        """The current command's output up to the cap, cut after its last complete line
+        (the buffer is emptied: the text is what is kept)."""
+        text = decode(self.buf, self.buf.rfind(b"\n", 0, self.cap) + 1)
+        self.buf.clear()
+        return text
+
+    def text(self) -> str:
+        """The whole output read (no framing), emptying the buffer."""
+        text = decode(self.buf)
+        self.buf.clear()
+        return text

@@ -12,7 +12,8 @@ data arrives), at most 64 KiB at a time; raw bytes are counted against the cap *
 are decoded (a read past the cap is cut there, so nothing beyond the cap is ever held); the
 bytes are decoded incrementally, line ends normalised and ANSI codes stripped with netmiko's
 own functions, and the prompt is looked for in the last (incomplete) line only. Complete lines
-are appended to one string that CPython grows in place, so an output is held once.
+are kept as they come and joined once at the end (held once while it streams; the join is
+the one copy, as decoding a byte buffer would be: about twice the cap at the end of a flood).
 
 The result is what ``send_command(..., expect_string=pattern, auto_find_prompt=False)``
 returns: everything before the command's echo and the echo line dropped, the prompt line
@@ -147,26 +148,29 @@ def send_and_read(conn: Any, command: str, prompt: re.Pattern[str], limits: Limi
     pending = str(getattr(conn, "_read_buffer", "") or "")
     conn._read_buffer = ""
     conn.write_channel(conn.normalize_cmd(command))
-    out = ""  # grown in place (CPython's str += on a local holding the only reference)
+    parts: list[str] = []  # complete lines, joined once at the end
     received = 0
     if pending:
-        out += stream.feed(pending)
+        parts.append(stream.feed(pending))
     old_timeout = chan.gettimeout()
     try:
         while not stream.at_prompt():
             data = _recv(chan, limits, limits.cap - received)
             received += len(data)
             if received > limits.cap:  # keep what came before the cap: complete lines
-                out += stream.feed(stream.block(data[: len(data) - (received - limits.cap)]))
-                return Answer(_finish(out, final=False), truncated=True)
-            out += stream.feed(stream.block(data))
+                parts.append(stream.feed(stream.block(data[: len(data) - (received - limits.cap)])))
+                return Answer(_finish(parts, final=False), truncated=True)
+            parts.append(stream.feed(stream.block(data)))
     finally:
         chan.settimeout(old_timeout)
-    return Answer(_finish(out, final=True))
+    return Answer(_finish(parts, final=True))
 
 
-def _finish(out: str, *, final: bool) -> str:
-    """netmiko's result: at the prompt, the line end before it goes with the prompt line."""
+def _finish(parts: list[str], *, final: bool) -> str:
+    """The output (its one copy: the parts are dropped as they are joined); at the prompt,
+    netmiko's result: the line end before the prompt goes with the prompt line."""
+    out = "".join(parts)
+    parts.clear()
     if "\x08" in out:
         out = out.replace("\x08", "")
     if final and len(out) <= 1:

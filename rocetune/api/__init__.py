@@ -2,15 +2,16 @@
 
 - :mod:`.audits`: :func:`audit` an inventory, :func:`lint` config files;
 - :mod:`.collecting`: :func:`collect` an inventory's devices over SSH, :func:`collect_local`;
-- :mod:`.changes`: :func:`render` the intended configs, :func:`plan` the change,
-  :func:`attach_fixes` (the plan's changes per finding, for the reports' ``fix:`` lines);
+- :mod:`.changes`: :func:`render` the intended configs, :func:`plan` the change;
+- :mod:`.fixes`: :func:`attach_fixes` (the plan's changes per finding, for the reports'
+  ``fix:`` lines; cached by content, :mod:`.fixcache`);
 - :mod:`.verification`: :func:`verify_plan` and :func:`verify` (perftest over SSH, then audit);
 - :mod:`.applying`: :func:`apply` a plan in a maintenance window (``rocetune.apply``).
 
 Callers pick a reporter (:mod:`rocetune.report`). The result types live in the model
 (:class:`rocetune.model.AuditResult`); they are re-exported here for library users.
-:mod:`.changes` and :mod:`.verification` are imported on first use, so that ``rocetune audit``
-does not load the renderer or the SSH stack.
+:mod:`.changes`, :mod:`.fixes` and :mod:`.verification` are imported on first use, so that
+``rocetune audit`` does not load the renderer or the SSH stack.
 """
 
 from __future__ import annotations
@@ -23,13 +24,14 @@ from rocetune.model import AuditResult, DeviceStatus
 
 if TYPE_CHECKING:
     from rocetune.api.applying import apply
-    from rocetune.api.changes import attach_fixes, plan, render
+    from rocetune.api.changes import plan, render
     from rocetune.api.collecting import collect, collect_local
+    from rocetune.api.fixes import attach_fixes
     from rocetune.api.verification import verify, verify_plan
 
 _LAZY = {
     "apply": "applying",
-    "attach_fixes": "changes",
+    "attach_fixes": "fixes",
     "collect": "collecting",
     "collect_local": "collecting",
     "plan": "changes",

@@ -53,6 +53,7 @@ def audit(
             return 2
         settings = settings_from(opts)
         collector, scope = live_collector(opts, save_snapshot)
+        cache = parse_cache(no_cache, cache_dir)
         with scope:
             result = api.audit(
                 inventory,
@@ -62,9 +63,9 @@ def audit(
                 collector=collector,
                 snapshots=snapshots,
                 processes=opts.get("processes"),
-                cache=parse_cache(no_cache, cache_dir),
+                cache=cache,
             )
-            return emit(result, opts, settings)
+            return emit(result, opts, settings, cache)
 
     sys.exit(run_guarded(job))
 
@@ -126,6 +127,7 @@ def lint(
             where = ", ".join(map(str, files))
             click.echo(f"rocetune: error: no config files in {where}", err=True)
             return 2
+        cache = parse_cache(no_cache, cache_dir)
         result = api.lint(
             found,
             platform,
@@ -133,9 +135,9 @@ def lint(
             settings.selection,
             settings.options,
             policy=settings.policy,
-            cache=parse_cache(no_cache, cache_dir),
+            cache=cache,
         )
-        return emit(result, opts, settings)
+        return emit(result, opts, settings, cache)
 
     sys.exit(run_guarded(job))
 

@@ -22,6 +22,7 @@ from rocetune.report import FORMATS
 if TYPE_CHECKING:
     from rocetune.config import Settings
     from rocetune.model import AuditResult, Intent
+    from rocetune.parsecache import ParseCache
     from rocetune.report.text import TextOptions
 
 EXIT_INPUT = 2
@@ -143,8 +144,15 @@ def selection_from(opts: dict[str, Any]) -> Selection:
     return Selection(select=_split(opts["select"]) or ("ALL",), ignore=_split(opts["ignore"]))
 
 
-def emit(result: AuditResult, opts: dict[str, Any], settings: Settings | None = None) -> int:
-    """Print per-device input errors on stderr, write the report, return the exit code."""
+def emit(
+    result: AuditResult,
+    opts: dict[str, Any],
+    settings: Settings | None = None,
+    cache: ParseCache | None = None,
+) -> int:
+    """Print per-device input errors on stderr, write the report, return the exit code.
+
+    ``cache``: the run's parse cache, which also keeps the ``fix:`` lines' plan."""
     from rocetune.cli.settings import finish
     from rocetune.report import render
 
@@ -159,7 +167,7 @@ def emit(result: AuditResult, opts: dict[str, Any], settings: Settings | None = 
     if opts["fmt"] != "junit":  # JUnit lists findings per rule; the others show root causes
         from rocetune import api
 
-        api.attach_fixes(result)  # root causes that share a fix group alike in every format
+        api.attach_fixes(result, cache)  # root causes that share a fix group alike in every format
     colour = opts["fmt"] == "text" and use_colour(opts.get("color") or "auto", tty)
     body = render(opts["fmt"], result, colour=colour, text=text)
     if output is None:

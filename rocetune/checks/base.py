@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Literal
 
+from rocetune.checks.memo import per_device
 from rocetune.checks.scope import RoceScope, roce_scope
 from rocetune.model import (
     Device,
@@ -134,13 +135,15 @@ class CheckContext:
 
     def links_of(self, device: str) -> list[Link]:
         """Links with an end on ``device``."""
-        return self._links_by_device.get(device, [])
+        return self._links_by_device.get(device, _NO_LINKS)
 
     def scope(self, device: Device) -> RoceScope:
         """Which ports of ``device`` carry RoCE, and why (see rocetune.checks.scope)."""
         found = self._scopes.get(device.name)
         if found is None:
-            found = self._scopes[device.name] = roce_scope(device, self.links_of(device.name))
+            links = self.links_of(device.name)
+            found = per_device(("scope",), (device, links), lambda: roce_scope(device, links))
+            self._scopes[device.name] = found
         return found
 
     def roce_ports(self, device: Device) -> list[Port]:
@@ -163,6 +166,9 @@ class CheckContext:
             return None
         return dev.ports.get(end.port) or dev.nics.get(end.port)
 
+
+_NO_LINKS: list[Link] = []
+"""The links of a device without any (one object: a per-device result keyed by it is reused)."""
 
 _last_index: list[tuple[tuple[Link, ...], dict[str, list[Link]]]] = []
 """The link index of the last links tuple (one run's rules, and the plan's re-checks of one

@@ -13,11 +13,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import partial
 
 from rocetune.checks._chain import fmt_ports
 from rocetune.checks.base import CheckContext, Issue, Missing, Result, Rule, RuleMeta, port_path
 from rocetune.checks.ecn import lossless_queues
 from rocetune.checks.helpers import missing
+from rocetune.checks.memo import per_device
 from rocetune.model import Device, Port, Severity
 
 Thresholds = tuple[tuple[int, int, float], ...]
@@ -86,18 +88,31 @@ class EcnProfileUniform(Rule):
         for dev in ctx.fabric.devices.values():
             if dev.kind != "switch":
                 continue
-            for port in ctx.roce_ports(dev):
-                if port.speed_mbps is None:
-                    yield missing(dev.name, port, "speed_mbps", "port speed")
-                    continue
-                value = _thresholds(dev, port, ctx)
-                if isinstance(value, list):
-                    yield from value
-                elif value is not None:
-                    key = (dev.role or "(no role)", port.speed_mbps)
-                    groups.setdefault(key, _Group()).add(value, dev.name, port)
+            inputs = (dev, ctx.intent, ctx.links_of(dev.name))
+            notes, values = per_device(("RT306",), inputs, partial(_device_values, dev, ctx))
+            yield from notes
+            for key, value, port in values:
+                groups.setdefault(key, _Group()).add(value, dev.name, port)
         for key, group in sorted(groups.items()):
             yield from _outliers(key, group)
+
+
+def _device_values(
+    dev: Device, ctx: CheckContext
+) -> tuple[list[Missing], list[tuple[GroupKey, Thresholds, Port]]]:
+    """One switch's missing-data notes and its ports' (group, thresholds), in port order."""
+    notes: list[Missing] = []
+    values: list[tuple[GroupKey, Thresholds, Port]] = []
+    for port in ctx.roce_ports(dev):
+        if port.speed_mbps is None:
+            notes.append(missing(dev.name, port, "speed_mbps", "port speed"))
+            continue
+        value = _thresholds(dev, port, ctx)
+        if isinstance(value, list):
+            notes.extend(value)
+        elif value is not None:
+            values.append(((dev.role or "(no role)", port.speed_mbps), value, port))
+    return notes, values
 
 
 def _outliers(key: GroupKey, group: _Group) -> Iterator[Issue]:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Literal
 
 from rocetune.checks._chain import fmt_ports, options_of
@@ -36,6 +37,7 @@ from rocetune.checks.base import (
     port_path,
 )
 from rocetune.checks.helpers import PortLike, lossless_priorities, missing
+from rocetune.checks.memo import per_device
 from rocetune.model import Device, Intent, NicPort, Port, Severity
 
 SwitchAspect = Literal["dscp-plan", "lossless-set", "cnp-class", "watchdog"]
@@ -249,18 +251,33 @@ def _subjects(
     notes: list[Result] = []
     candidates = 0
     for dev in devices:
-        current: _Subject | None = None
-        ports = _ports(ctx, dev)
-        candidates += len(ports) if per_port else min(len(ports), 1)
-        for port in ports:
-            value = aspect.extract(port, ctx.intent)
-            if value is _UNKNOWN:
-                notes.append(missing(dev.name, port, aspect.field, aspect.what))
-                continue
-            if current is None or per_port:
-                current = _Subject(dev.name, port)
-                subjects.append(current)
-            current.values.setdefault(value, port)
+        inputs = (dev, ctx.intent, ctx.links_of(dev.name))
+        what = ("RT705", aspect.label, aspect.field, per_port)
+        got = per_device(what, inputs, partial(_device_subjects, ctx, dev, aspect, per_port))
+        subjects.extend(got[0])
+        notes.extend(got[1])
+        candidates += got[2]
+    return subjects, notes, candidates
+
+
+def _device_subjects(
+    ctx: CheckContext, dev: Device, aspect: _Aspect, per_port: bool
+) -> tuple[list[_Subject], list[Result], int]:
+    """What one device adds to :func:`_subjects` (its ports, the intent and its links only)."""
+    subjects: list[_Subject] = []
+    notes: list[Result] = []
+    current: _Subject | None = None
+    ports = _ports(ctx, dev)
+    candidates = len(ports) if per_port else min(len(ports), 1)
+    for port in ports:
+        value = aspect.extract(port, ctx.intent)
+        if value is _UNKNOWN:
+            notes.append(missing(dev.name, port, aspect.field, aspect.what))
+            continue
+        if current is None or per_port:
+            current = _Subject(dev.name, port)
+            subjects.append(current)
+        current.values.setdefault(value, port)
     return subjects, notes, candidates
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from rocetune.checks.memo import shared_per_device
 from rocetune.errors import RocetuneError
 from rocetune.fingerprint import fingerprint, fingerprints
 from rocetune.load import read_source
@@ -273,8 +274,28 @@ def plan_fabric(  # noqa: PLR0917
     converge: bool = False,
     devices: Iterable[str] = (),
 ) -> PlanReport:
-    """Plan every device of ``sources`` (or only ``devices``) from an audit's results."""
-    wanted = set(devices)
+    """Plan every device of ``sources`` (or only ``devices``) from an audit's results.
+
+    The re-checks of the replays share the per-device part of fabric-wide rules
+    (:func:`rocetune.checks.memo.shared_per_device`): each re-check of a fabric with one
+    device replaced recomputes only that device's part."""
+    with shared_per_device():
+        return _plan_fabric(
+            fabric, findings, provenance, sources, lint, fail_on, converge, set(devices)
+        )
+
+
+def _plan_fabric(  # noqa: PLR0917
+    fabric: Fabric,
+    findings: list[Finding],
+    provenance: dict[str, Provenance],
+    sources: list[Source],
+    lint: Lint,
+    fail_on: Severity,
+    converge: bool,
+    wanted: set[str],
+) -> PlanReport:
+    """:func:`plan_fabric`'s body."""
     unknown = wanted - {s.name for s in sources}
     if unknown:
         raise RocetuneError(f"--device {', '.join(sorted(unknown))}: not in the inventory")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from rocetune import api
-from rocetune.api.changes import _lint
+from rocetune.api.fixes import replay_lint as _lint
 from rocetune.model import Device, Fabric
 from rocetune.render.simulate import compare, key, with_devices
 

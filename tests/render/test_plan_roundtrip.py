@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from rocetune import api
-from rocetune.api.changes import _lint as lint
+from rocetune.api.fixes import replay_lint as lint
 from rocetune.fingerprint import fingerprints
 from rocetune.model import Device, Severity
 from rocetune.render.plan import _planner

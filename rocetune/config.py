@@ -257,11 +257,13 @@ class Settings:
 
 def resolve(loaded: LoadedConfig, flags: CliFlags) -> Settings:
     """Merge defaults → profile → config file → command-line flags."""
-    from rocetune.profiles import profile_selectors
-
     conf = loaded.config
     profile = flags.profile or conf.profile
-    select: tuple[str, ...] = profile_selectors(profile) if profile else ("ALL",)
+    select: tuple[str, ...] = ("ALL",)
+    if profile:  # the profiles file (read with ruamel) only when one is named
+        from rocetune.profiles import profile_selectors
+
+        select = profile_selectors(profile)
     if conf.select is not None:
         select = conf.select
     select = (*select, *conf.extend_select)

@@ -122,9 +122,7 @@ class CheckContext:
         if self.only is None:
             yield from self.fabric.devices.values()
             return
-        for dev in self.fabric.devices.values():
-            if dev.name in self.only:
-                yield dev
+        yield from _only_devices(self.fabric.devices, self.only)
 
     def subject_links(self) -> Iterator[Link]:
         """The links link rules check (:attr:`only`)."""
@@ -165,6 +163,20 @@ class CheckContext:
         if dev is None:
             return None
         return dev.ports.get(end.port) or dev.nics.get(end.port)
+
+
+_last_only: list[tuple[dict[str, Device], frozenset[str], list[Device]]] = []
+"""The devices of the last (devices, only) pair: every rule of one re-check asks for the same
+few devices, so the fabric is scanned once per re-check instead of once per rule."""
+
+
+def _only_devices(devices: dict[str, Device], only: frozenset[str]) -> list[Device]:
+    last = _last_only[0] if _last_only else None  # one read: another thread may replace it
+    if last is not None and last[0] is devices and last[1] is only:
+        return last[2]
+    got = [dev for dev in devices.values() if dev.name in only]
+    _last_only[:] = [(devices, only, got)]
+    return got
 
 
 _NO_LINKS: list[Link] = []

@@ -171,9 +171,14 @@ class _Subject:
     port: PortLike
     """The port a finding points at (the first port with a non-majority value)."""
     values: dict[object, PortLike] = field(default_factory=dict)
+    _key: Hashable = field(default=None, init=False, repr=False, compare=False)
 
     def key(self) -> Hashable:
-        return tuple(sorted(str(v) for v in self.values))
+        """The compared value (kept: a subject is complete once built, and plan re-checks
+        share subjects, rocetune.checks.memo)."""
+        if self._key is None:
+            self._key = tuple(sorted(str(v) for v in self.values))
+        return self._key
 
     def show(self) -> str:
         if len(self.values) == 1:
@@ -299,30 +304,40 @@ def _compare(
         yield _tie(ranked, aspect, what)
         return
     major = ranked[0]
+    ref = _Reference(major[0].show(), len(major), _names(major))  # once, not per outlier
     for group in ranked[1:]:
         for s in group:
-            yield _outlier(s, major, len(subjects), aspect, what)
+            yield _outlier(s, ref, len(subjects), aspect, what)
 
 
 def _names(subjects: list[_Subject], limit: int = 4) -> str:
     return fmt_ports([s.label for s in subjects], limit)
 
 
-def _outlier(s: _Subject, major: list[_Subject], total: int, aspect: _Aspect, what: str) -> Issue:
-    ref = major[0].show()
+@dataclass(frozen=True)
+class _Reference:
+    """The majority an outlier is compared with: its value, size and first names."""
+
+    value: str
+    size: int
+    names: str
+
+
+def _outlier(s: _Subject, major: _Reference, total: int, aspect: _Aspect, what: str) -> Issue:
+    ref = major.value
     odd = [p for v, p in s.values.items() if _fmt(v) != ref] or list(s.values.values())
     port = odd[0]
     return Issue(
         message=(
-            f"{s.label} has {aspect.label} {s.show()}, while {len(major)} of {total} {what}"
-            f" ({_names(major)}) use {ref}: a RoCE flow is treated differently depending on"
+            f"{s.label} has {aspect.label} {s.show()}, while {major.size} of {total} {what}"
+            f" ({major.names}) use {ref}: a RoCE flow is treated differently depending on"
             " which device it crosses, so one path can be lossy or unpaced while the others"
             " are not"
         ),
         device=s.device,
         port=port.name if not isinstance(port, Port) or len(s.values) > 1 else None,
         observed=s.show(),
-        expected=f"{ref} (the {aspect.label} of {len(major)}/{total} {what})",
+        expected=f"{ref} (the {aspect.label} of {major.size}/{total} {what})",
         path=port_path(port, aspect.field),
     )
 

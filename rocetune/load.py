@@ -8,6 +8,7 @@ snapshot and let the driver parse it. Used by :mod:`rocetune.api` for audits and
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePath
@@ -41,6 +42,8 @@ class Loaded:
     problem: DeviceProblem | None = None
     error: RocetuneError | None = None
     source: str | None = None
+    cached: bool = False
+    """The result came from the parse cache (not parsed in this run)."""
 
 
 def snapshot_file_names() -> frozenset[str]:
@@ -210,11 +213,23 @@ def load_device(
     try:
         hashed: Snapshot | None = None
         key: str | None = None
+        identity = ""
         if cache is not None:
-            hashed, key = _cache_key(cache, source, name, platform, role)
-            hit = cache.get(key) if key is not None else None
+            identity = cache.identity(source, name, platform, role)
+            hashed, key = _cache_key(
+                cache, identity, source, name=name, platform=platform, role=role
+            )
+            hit = cache.get(key, identity=identity) if key is not None else None
             if hit is not None:
-                return Loaded(result=_with_asic(hit, asic))
+                return Loaded(result=_with_asic(hit, asic), cached=True)
+            if hashed is None and key is not None:  # known by its signature, entry gone
+                known = key
+                hashed, key = _cache_key(
+                    cache, identity, source, name=name, platform=platform, role=role, by_stat=False
+                )
+                hit = cache.get(key, identity=identity) if key not in (None, known) else None
+                if hit is not None:
+                    return Loaded(result=_with_asic(hit, asic), cached=True)
         if hashed is not None and source.is_dir():
             got = resolve_dir(source, hashed, platform)
         else:
@@ -233,7 +248,7 @@ def load_device(
                 raise
             return Loaded(problem=cut, source=str(source))
         if cache is not None and key is not None and _unchanged(hashed, snap):
-            cache.put(key, result)
+            cache.put(key, result, identity=identity)
         return Loaded(result=_with_asic(result, asic))
     except (ParseError, SnapshotError) as exc:
         return Loaded(error=exc)
@@ -250,18 +265,28 @@ def cached_device(
     asic: str | None,
     *,
     cache: ParseCache,
+    by_stat: bool = False,
 ) -> Loaded | None:
     """:func:`load_device`'s result when the cache holds the parse of ``source``, without
     parsing; None otherwise (a miss, or a source :func:`load_device` must report). A caller
-    that parses elsewhere (a process pool) looks every device up here first."""
+    that parses elsewhere (a process pool) looks every device up here first. ``by_stat``:
+    only when the snapshot's stat signature is the one recorded with its key (nothing is
+    read; a snapshot not known that way is None, for the parser to read and hash)."""
     if not isinstance(source, Path):
         return None
-    try:
-        _, key = _cache_key(cache, source, name, platform, role)
-    except SnapshotError:
-        return None
-    hit = cache.get(key) if key is not None else None
-    return Loaded(result=_with_asic(hit, asic)) if hit is not None else None
+    identity = cache.identity(source, name, platform, role)
+    if by_stat:
+        from rocetune.statindex import signature
+
+        sig = signature(source)
+        key = cache.index.known(identity, sig) if sig is not None else None
+    else:
+        try:
+            _, key = _cache_key(cache, identity, source, name=name, platform=platform, role=role)
+        except SnapshotError:
+            return None
+    hit = cache.get(key, identity=identity, probe=by_stat) if key is not None else None
+    return Loaded(result=_with_asic(hit, asic), cached=True) if hit is not None else None
 
 
 def _unchanged(hashed: Snapshot | None, parsed: Snapshot) -> bool:
@@ -276,17 +301,34 @@ def _with_asic(result: ParseResult, asic: str | None) -> ParseResult:
 
 
 def _cache_key(
-    cache: ParseCache, source: Path, name: str, platform: str | None, role: str | None
+    cache: ParseCache,
+    identity: str,
+    source: Path,
+    *,
+    name: str,
+    platform: str | None,
+    role: str | None,
+    by_stat: bool = True,
 ) -> tuple[Snapshot | None, str | None]:
     """The snapshot as read and its cache key, taken before any platform is imported.
 
     How a snapshot is read (the platform detected or checked, the command a saved file
     stands for) depends only on its content, the platform asked for and rocetune itself, all
-    of which are in the key: a hit needs no platform package at all. A directory is read once
-    (the parse uses the same :class:`Snapshot`); a saved file is read again by
-    :func:`read_file`, and its parse is stored only if the text did not change in between.
-    (None, None) when the source is neither (its error comes from the normal path).
+    of which are in the key: a hit needs no platform package at all. A snapshot whose stat
+    signature is the one recorded with its key (rocetune.statindex) is not read: (None, key).
+    Otherwise a directory is read once (the parse uses the same :class:`Snapshot`); a saved
+    file is read again by :func:`read_file`, and its parse is stored only if the text did not
+    change in between. (None, None) when the source is neither (its error comes from the
+    normal path).
     """
+    from rocetune.statindex import signature
+
+    sig = signature(source)
+    if by_stat and sig is not None:
+        known = cache.index.known(identity, sig)
+        if known is not None:
+            return None, known
+    stamp = time.time_ns()
     if source.is_dir():
         snap = read_directory(source)
         how = "dir"
@@ -296,7 +338,9 @@ def _cache_key(
         how = "file"
     else:
         return None, None
-    return snap, cache.key(f"{how}:{platform or ''}", snap, name, role)
+    key = cache.key(f"{how}:{platform or ''}", snap, name, role)
+    cache.index.note(identity, sig, stamp, key)
+    return snap, key
 
 
 def parse_snapshot(driver: Platform, snap: Snapshot, name: str, role: str | None) -> ParseResult:

@@ -10,13 +10,24 @@ not reuse entries of the old one). Value: the parsed device as the model's own J
 (validated again when read: never unpickled) and its provenance as a plain table.
 
 Entries are written atomically (temporary file + rename) and never trusted: an entry that
-cannot be read, does not validate or names another key is ignored (the snapshot is parsed
-again and the entry rewritten). Nothing here decides *whether* to cache: callers pass a
-:class:`ParseCache` or None (``--no-cache``).
+cannot be read, does not validate, names another key or whose provenance does not match its
+checksum is ignored (the snapshot is parsed again and the entry rewritten). The device is
+validated when the entry is read; the provenance table (as large as the device for a SONiC
+switch, and needed only to point findings at lines) is checked against the BLAKE2b sum in
+the header and decoded on its first lookup. Nothing here decides *whether* to cache: callers
+pass a :class:`ParseCache` or None (``--no-cache``).
 
-Layout: ``<dir>/<CACHE_VERSION>/<key[:2]>/<key>.json``, plus ``<dir>/.gitignore`` (``*``)
-and ``CACHEDIR.TAG`` so the directory is neither committed nor backed up. Entries of other
-rocetune versions live under their own version directory and are never read.
+Unchanged test (:mod:`rocetune.statindex`): a snapshot whose files have the stat signature
+(size, mtime, ctime, inode, mode of every entry) recorded when its key was last computed is
+not read or hashed again; a signature is recorded only when no file was modified within
+:data:`rocetune.statindex.RACY_NS` of the read (git's racy-clean rule), else the content is
+hashed again next time.
+
+Layout: ``<dir>/<CACHE_VERSION>/<key[:2]>/<key>.json``, the stat index
+``<dir>/<CACHE_VERSION>/stat-index``, plus ``<dir>/.gitignore`` (``*``) and ``CACHEDIR.TAG``
+so the directory is neither committed nor backed up. Entries of other rocetune versions live
+under their own version directory and are never read (``rocetune cache clean`` removes
+them). Entries a run replaced (the snapshot changed) are deleted when the run saves the index.
 """
 
 from __future__ import annotations
@@ -33,15 +44,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rocetune import __version__
+from rocetune.statindex import StatIndex
 
 if TYPE_CHECKING:
+    from rocetune.model import Provenance
     from rocetune.platforms.base import ParseResult
     from rocetune.snapshot import Snapshot
 
 DEFAULT_DIR = ".rocetune_cache"
 ENV_DIR = "ROCETUNE_CACHE_DIR"
 """Environment variable naming the cache directory (like ``RUFF_CACHE_DIR``)."""
-FORMAT = 2
+FORMAT = 3
 """Layout of an entry; part of the key and of the directory name."""
 CACHE_VERSION = f"{__version__}-f{FORMAT}"
 _TAG = (
@@ -93,7 +106,43 @@ class ParseCache:
     ignored: int = 0
     """Entries that were present but unreadable (corrupt, wrong key, invalid model)."""
     write_errors: int = 0
+    pruned: int = 0
+    """Entries deleted when the index was saved (replaced by a changed snapshot's)."""
     _writable: bool | None = field(default=None, repr=False)
+    _index: StatIndex | None = field(default=None, repr=False)
+
+    @property
+    def index(self) -> StatIndex:
+        """The stat index of this cache version (rocetune.statindex), read on first use."""
+        if self._index is None:
+            self._index = StatIndex(self.directory / CACHE_VERSION / "stat-index")
+        return self._index
+
+    def identity(self, source: Path, name: str, platform: str | None, role: str | None) -> str:
+        """What a device's key depends on besides its files (the stat index's record id)."""
+        h = hashlib.blake2b(digest_size=16)
+        for part in (CACHE_VERSION, code_fingerprint(), platform or "", name, role or "\0"):
+            _feed(h, part)
+        _feed(h, json.dumps(dict(self.options), sort_keys=True))
+        _feed(h, os.path.abspath(source))
+        return h.hexdigest()
+
+    def save_index(self) -> None:
+        """Write the stat index and delete the entries no device uses any more."""
+        if self._writable is False:
+            return
+        try:
+            if self._writable is None:
+                self._prepare()
+            unused = self.index.save()
+        except OSError:
+            self.write_errors += 1
+            self._writable = False
+            return
+        for key in unused:
+            with contextlib.suppress(OSError):
+                self._path(key).unlink()
+                self.pruned += 1
 
     def key(self, how: str, snap: Snapshot, name: str, role: str | None) -> str:
         """The entry key of parsing ``snap`` as device ``name``; ``how`` names the way it is
@@ -118,25 +167,28 @@ class ParseCache:
     def _path(self, key: str) -> Path:
         return self.directory / CACHE_VERSION / key[:2] / f"{key}.json"
 
-    def get(self, key: str) -> ParseResult | None:
-        """The cached parse of ``key``; None when absent or not usable (then ignored)."""
+    def get(self, key: str, *, identity: str = "", probe: bool = False) -> ParseResult | None:
+        """The cached parse of ``key``; None when absent or not usable (then ignored).
+        ``identity``: the entry must have been stored for it (:meth:`identity`; the stat
+        index names keys by identity). ``probe``: a lookup whose miss the caller looks up
+        again (not counted: counted then)."""
         try:
             raw = self._path(key).read_bytes()
         except OSError:
-            self.misses += 1
+            self.misses += not probe
             return None
         try:
-            result = _decode(raw, key)
+            result = _decode(raw, key, identity)
         except Exception:  # any damage to an entry only costs a parse
             result = None
         if result is None:
-            self.ignored += 1
-            self.misses += 1
+            self.ignored += not probe
+            self.misses += not probe
             return None
         self.hits += 1
         return result
 
-    def put(self, key: str, result: ParseResult) -> None:
+    def put(self, key: str, result: ParseResult, *, identity: str = "") -> None:
         """Store ``result`` under ``key`` (atomically); a cache that cannot be written is
         skipped silently (counted in :attr:`write_errors`)."""
         if self._writable is False:
@@ -146,7 +198,7 @@ class ParseCache:
             if self._writable is None:
                 self._prepare()
             path.parent.mkdir(parents=True, exist_ok=True)
-            _write(path, _encode(result, key))
+            _write(path, _encode(result, key, identity))
         except OSError:
             self.write_errors += 1
             self._writable = False
@@ -174,9 +226,10 @@ def _write(path: Path, data: bytes) -> None:
         raise
 
 
-def _encode(result: ParseResult, key: str) -> bytes:
-    """The entry of ``result``: a header line (key, provenance table), then the device as
-    JSON (floats such as an unlimited alpha kept as Infinity), read back in one pass."""
+def _encode(result: ParseResult, key: str, identity: str = "") -> bytes:
+    """The entry of ``result``: a header line (key, checksum of the provenance line), the
+    provenance table, then the device as JSON (floats such as an unlimited alpha kept as
+    Infinity)."""
     from pydantic_core import to_json
 
     files: dict[str, int] = {}
@@ -188,31 +241,86 @@ def _encode(result: ParseResult, key: str) -> bytes:
     for path, ref in pairs:
         index = files.setdefault(ref.file, len(files))
         refs.append((path, index, ref.line))
-    header = {"format": FORMAT, "key": key, "files": list(files), "refs": refs}
+    prov = to_json({"files": list(files), "refs": refs})
+    header = {"format": FORMAT, "key": key, "id": identity, "prov": _sum(prov)}
     device = to_json(result.device.model_dump(), inf_nan_mode="constants")
-    return to_json(header) + b"\n" + device
+    return to_json(header) + b"\n" + prov + b"\n" + device
 
 
-def _decode(raw: bytes, key: str) -> ParseResult | None:
-    """The ParseResult of an entry, None when it is not the entry of ``key``."""
+def _sum(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def _decode(raw: bytes, key: str, identity: str = "") -> ParseResult | None:
+    """The ParseResult of an entry, None when it is not the entry of ``key`` (stored for
+    ``identity``, when given)."""
     from pydantic_core import from_json
 
-    from rocetune.model import Device, Provenance, SourceRef
+    from rocetune.model import Device
     from rocetune.platforms.base import ParseResult
 
     cut = raw.index(b"\n")
     header = from_json(raw[:cut])
     if not isinstance(header, dict) or header.get("format") != FORMAT or header.get("key") != key:
         return None
-    files = [str(f) for f in header["files"]]
+    if identity and header.get("id") != identity:
+        return None
+    cut2 = raw.index(b"\n", cut + 1)
+    prov = raw[cut + 1 : cut2]
+    if header.get("prov") != _sum(prov):
+        return None
+    device = Device.model_validate_json(raw[cut2 + 1 :])
+    return ParseResult(device, lazy_provenance(prov))
+
+
+def _provenance_table(raw: bytes) -> dict[str, Any]:
+    """The refs of an entry's provenance line (ValueError when it is not one)."""
+    from pydantic_core import from_json
+
+    from rocetune.model import SourceRef
+
+    data = from_json(raw)
+    if not isinstance(data, dict):
+        raise ValueError("provenance: not an object")
+    files = [str(f) for f in data["files"]]
     shared: dict[tuple[int, int | None], SourceRef] = {}
     refs: dict[str, SourceRef] = {}
-    for path, index, line in header["refs"]:
+    for path, index, line in data["refs"]:
         if not isinstance(path, str) or not (line is None or type(line) is int):
-            return None
+            raise ValueError("provenance: bad entry")
         ref = shared.get((index, line))
         if ref is None:
             ref = shared[index, line] = SourceRef(files[index], line)
         refs[path] = ref
-    device = Device.model_validate_json(raw[cut + 1 :])
-    return ParseResult(device, Provenance(refs=refs))
+    return refs
+
+
+def lazy_provenance(raw: bytes) -> Provenance:
+    """A Provenance whose table is decoded from ``raw`` on first use (its checksum was
+    verified; a table that still does not decode reads as empty: no lines, never a crash)."""
+    prov = _lazy_class()()
+    object.__setattr__(prov, "_raw", raw)
+    return prov
+
+
+@cache
+def _lazy_class() -> type[Provenance]:
+    from rocetune.model import Provenance
+
+    class LazyProvenance(Provenance):
+        """Provenance decoded from an entry's table when ``refs`` or ``maps`` is first read."""
+
+        _raw: bytes | None = None
+
+        def __getattribute__(self, name: str) -> Any:
+            if name in ("refs", "maps") and object.__getattribute__(self, "_raw") is not None:
+                data = object.__getattribute__(self, "_raw")
+                object.__setattr__(self, "_raw", None)
+                try:
+                    table = _provenance_table(data)
+                except (ValueError, KeyError, IndexError, TypeError):
+                    table = {}
+                object.__getattribute__(self, "refs").update(table)
+            return object.__getattribute__(self, name)
+
+    return LazyProvenance

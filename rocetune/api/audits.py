@@ -277,6 +277,8 @@ def lint(
             read = load_device(stem, path, platform, None, cache=cache)
         entries.append((path, stem, _shared(sharer, read)))
     del sharer  # its pool's keys are not needed while checking
+    if cache is not None:
+        cache.save_index()
     for group in _host_groups(entries, platform):
         first_path, stem, first = entries[group[0]]
         assert first.result is not None

@@ -6,6 +6,11 @@ order of the jobs, so the output does not depend on the pool). Small fleets stay
 process: forking, pickling and start-up cost more than they save below
 :data:`DEVICES_PER_PROCESS` devices per process.
 
+With a parse cache (rocetune.parsecache) every device is looked up here first by its stat
+signature (no file read): hits are decoded in this process, and only the rest (changed,
+new, or not yet recorded) goes to the pool, where each worker reads, hashes, looks up and
+parses; the workers' cache counters and stat-index records come back with their results.
+
 Workers ignore SIGINT and take SIGTERM's default action: the parent handles Ctrl-C/SIGTERM
 and terminates the pool on its way out (``finally``), so no worker outlives the run.
 """
@@ -16,9 +21,9 @@ import os
 import signal
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from rocetune.load import Loaded, load_device
+from rocetune.load import Loaded, cached_device, load_device
 
 if TYPE_CHECKING:
     from rocetune.parsecache import ParseCache
@@ -57,6 +62,26 @@ def _load(job: Job, cache: ParseCache | None = None) -> Loaded:
     return load_device(job.name, job.source, job.platform, job.role, job.asic, cache=cache)
 
 
+_worker_cache: list[ParseCache] = []
+"""The parent's cache, inherited by forked workers (held only while a pool runs)."""
+
+Counts = tuple[int, int, int, int]
+
+
+def _load_in_worker(job: Job) -> tuple[Loaded, list[tuple[str, list[Any]]], Counts]:
+    """:func:`_load` with the inherited cache; what it recorded and counted comes back."""
+    if not _worker_cache:
+        return _load(job), [], (0, 0, 0, 0)
+    cache = _worker_cache[0]
+    before = (cache.hits, cache.misses, cache.ignored, cache.write_errors)
+    item = _load(job, cache)
+    journal = list(cache.index.journal)
+    cache.index.journal.clear()
+    after = (cache.hits, cache.misses, cache.ignored, cache.write_errors)
+    delta = (after[0] - before[0], after[1] - before[1], after[2] - before[2], after[3] - before[3])
+    return item, journal, delta
+
+
 def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -65,25 +90,52 @@ def _worker_init() -> None:
 def load_all(
     jobs: Sequence[Job], processes: int | None = None, cache: ParseCache | None = None
 ) -> Iterator[Loaded]:
-    """Each job's :class:`Loaded`, in the order of ``jobs``. With ``cache`` (rocetune.parsecache)
-    the snapshots are read in this process: a cache hit costs less than shipping it back from
-    a worker (parsing the misses in the pool is left to do)."""
-    if cache is not None:
-        for job in jobs:
-            yield _load(job, cache)
+    """Each job's :class:`Loaded`, in the order of ``jobs``. With ``cache``
+    (rocetune.parsecache): devices whose snapshot is unchanged by its stat signature come
+    from the cache in this process, the others are parsed (in the pool when there are
+    enough of them); the stat index is saved at the end."""
+    if cache is None:
+        yield from _parse(jobs, processes, None)
         return
+    done: list[Loaded | None] = []
+    todo: list[Job] = []
+    for job in jobs:
+        hit = cached_device(
+            job.name, job.source, job.platform, job.role, job.asic, cache=cache, by_stat=True
+        )
+        done.append(hit)
+        if hit is None:
+            todo.append(job)
+    parsed = iter(list(_parse(todo, processes, cache)))
+    out = [item if item is not None else next(parsed) for item in done]
+    cache.save_index()
+    yield from out
+
+
+def _parse(
+    jobs: Sequence[Job], processes: int | None, cache: ParseCache | None
+) -> Iterator[Loaded]:
     count = process_count(processes, len(jobs))
     if count <= 1 or not hasattr(os, "fork"):
         for job in jobs:
-            yield _load(job)
+            yield _load(job, cache)
         return
     import multiprocessing
 
+    _worker_cache[:] = [cache] if cache is not None else []
     pool = multiprocessing.get_context("fork").Pool(count, initializer=_worker_init)
     try:
         chunk = max(1, min(16, len(jobs) // (count * 8)))
-        yield from pool.imap(_load, jobs, chunksize=chunk)
+        for item, journal, counts in pool.imap(_load_in_worker, jobs, chunksize=chunk):
+            if cache is not None:
+                cache.index.apply(journal)
+                cache.hits += counts[0]
+                cache.misses += counts[1]
+                cache.ignored += counts[2]
+                cache.write_errors += counts[3]
+            yield item
         pool.close()
     finally:
+        _worker_cache.clear()
         pool.terminate()
         pool.join()

@@ -142,7 +142,7 @@ def _entries(directory: Path) -> list[Path]:
         lambda raw: raw[: len(raw) // 2],
         lambda raw: b"\x80\x81 not json",
         lambda raw: raw.replace(b'"kind":"', b'"kind":"router-'),
-        lambda raw: raw.replace(b'"format":2', b'"format":99'),
+        lambda raw: raw.replace(b'"format":3', b'"format":99'),
         lambda raw: raw.replace(b'"refs":[', b'"refs":[["x",999,1],'),
         lambda raw: b"[]",
         lambda raw: raw.replace(b"\n", b" "),
@@ -273,10 +273,11 @@ def test_entries_hold_no_pickle(tmp_path: Path) -> None:
 
     api.audit(LAB / "inventory.yaml", cache=ParseCache(tmp_path / "c"))
     for entry in _entries(tmp_path / "c"):
-        head, device = entry.read_text().replace("Infinity", "1e999").split("\n")
+        head, prov, device = entry.read_text().replace("Infinity", "1e999").split("\n")
         header = json.loads(head)
-        assert set(header) == {"format", "key", "files", "refs"}
+        assert set(header) == {"format", "key", "id", "prov"}
         assert header["key"] == entry.stem
+        assert set(json.loads(prov)) == {"files", "refs"}
         assert json.loads(device)["name"] in {"spine1", "spine2", "leaf4"} | {
             f"{k}{i}" for k in ("leaf", "gpu0") for i in range(1, 5)
         }

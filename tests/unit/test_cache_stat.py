@@ -1,0 +1,229 @@
+"""The parse cache's unchanged test by stat signature (rocetune.statindex), hits looked up
+before the process pool, pruning of replaced entries and the lazily decoded provenance."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rocetune import api, load, parsecache, statindex
+from rocetune.parsecache import ParseCache
+from rocetune.report import render
+from tests.paths import ROOT
+
+LAB = ROOT / "inventories" / "lab"
+LAB_DEVICES = 10
+HOUR_NS = 3600 * 10**9
+
+
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The snapshots read for hashing (the slow path the stat index avoids)."""
+    seen: list[str] = []
+    real_dir: Callable[..., Any] = load.read_directory
+    real_text: Callable[..., Any] = load.read_text
+
+    def reading_dir(path: Path) -> Any:
+        seen.append(path.name)
+        return real_dir(path)
+
+    def reading_text(path: Path, **kw: Any) -> Any:
+        seen.append(path.stem)
+        return real_text(path, **kw)
+
+    monkeypatch.setattr(load, "read_directory", reading_dir)
+    monkeypatch.setattr(load, "read_text", reading_text)
+    return seen
+
+
+@pytest.fixture
+def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    seen: list[str] = []
+    real: Callable[..., Any] = load._parse
+
+    def counting(driver: Any, snap: Any, name: str, role: str | None) -> Any:
+        seen.append(name)
+        return real(driver, snap, name, role)
+
+    monkeypatch.setattr(load, "_parse", counting)
+    return seen
+
+
+def _age(root: Path, seconds: int = 3600) -> None:
+    """Set every file's mtime back (ctime cannot be: the racy window is shortened instead)."""
+    past = time.time_ns() - seconds * 10**9
+    for path in [root, *root.rglob("*")]:
+        os.utime(path, ns=(past, past), follow_symlinks=False)
+
+
+@pytest.fixture
+def lab(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the lab, its files old enough to be recorded by signature (the racy window
+    is 0 here: the copy's ctimes are now)."""
+    shutil.copytree(LAB, tmp_path / "lab")
+    _age(tmp_path / "lab")
+    monkeypatch.setattr(statindex, "RACY_NS", 0)
+    time.sleep(0.01)
+    return tmp_path / "lab" / "inventory.yaml"
+
+
+def report(result: api.AuditResult) -> str:
+    return render("json", result)
+
+
+def test_unchanged_snapshots_are_neither_read_nor_parsed(
+    lab: Path, tmp_path: Path, reads: list[str], parses: list[str]
+) -> None:
+    first = api.audit(lab, cache=ParseCache(tmp_path / "c"))
+    assert len(parses) == LAB_DEVICES
+    reads.clear()
+    parses.clear()
+    warm = ParseCache(tmp_path / "c")
+    second = api.audit(lab, cache=warm)
+    assert (reads, parses) == ([], [])
+    assert (warm.hits, warm.misses) == (LAB_DEVICES, 0)
+    assert report(second) == report(first) == report(api.audit(lab))
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda p: p.write_text(p.read_text().replace("9214", "1500")),  # same size
+        lambda p: p.write_text(p.read_text() + " "),
+        lambda p: os.utime(p, ns=(time.time_ns(), time.time_ns())),  # touched: hashed again
+        lambda p: (p.parent / "new_output.txt").write_text("x\n"),
+        lambda p: os.replace(p, p.parent / ".hidden"),
+    ],
+    ids=["same-size-edit", "append", "touch", "new-file", "removed"],
+)
+def test_a_changed_snapshot_is_read_again(
+    lab: Path,
+    tmp_path: Path,
+    reads: list[str],
+    parses: list[str],
+    change: Callable[[Path], object],
+) -> None:
+    api.audit(lab, cache=ParseCache(tmp_path / "c"))
+    config = lab.parent / "snapshots" / "leaf1" / "show_runningconfiguration_all.json"
+    change(config)
+    reads.clear()
+    parses.clear()
+    got = api.audit(lab, cache=ParseCache(tmp_path / "c"))
+    assert reads == ["leaf1"]
+    assert set(parses) <= {"leaf1"}
+    assert report(got) == report(api.audit(lab))
+
+
+def test_a_changed_single_file_snapshot_is_read_again(
+    lab: Path, tmp_path: Path, reads: list[str]
+) -> None:
+    api.audit(lab, cache=ParseCache(tmp_path / "c"))
+    single = lab.parent / "configs" / "leaf4.yaml"
+    single.write_text(single.read_text().replace("mtu: 9216", "mtu: 9000"))
+    reads.clear()
+    got = api.audit(lab, cache=ParseCache(tmp_path / "c"))
+    assert set(reads) == {"leaf4"}
+    assert report(got) == report(api.audit(lab))
+
+
+def test_racy_files_are_hashed_again(tmp_path: Path, reads: list[str]) -> None:
+    """Files modified within the racy window of the read are not trusted by signature."""
+    shutil.copytree(LAB, tmp_path / "lab")  # fresh copy: mtimes and ctimes are now
+    inventory = tmp_path / "lab" / "inventory.yaml"
+    api.audit(inventory, cache=ParseCache(tmp_path / "c"))
+    reads.clear()
+    api.audit(inventory, cache=ParseCache(tmp_path / "c"))
+    assert len(set(reads)) == LAB_DEVICES
+
+
+def test_signature_of_what_is_not_a_snapshot(tmp_path: Path) -> None:
+    assert statindex.signature(tmp_path / "absent") is None
+    os.mkfifo(tmp_path / "fifo")
+    assert statindex.signature(tmp_path / "fifo") is None
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / ".hidden").write_text("x")
+    empty = statindex.signature(tmp_path / "d")
+    (tmp_path / "d" / ".hidden").write_text("changed")
+    assert statindex.signature(tmp_path / "d") == empty
+
+
+def test_a_replaced_entry_is_pruned(lab: Path, tmp_path: Path) -> None:
+    api.audit(lab, cache=ParseCache(tmp_path / "c"))
+    entries = sorted((tmp_path / "c" / parsecache.CACHE_VERSION).rglob("*.json"))
+    assert len(entries) == LAB_DEVICES
+    config = lab.parent / "snapshots" / "leaf1" / "show_runningconfiguration_all.json"
+    config.write_text(config.read_text() + " ")
+    cache = ParseCache(tmp_path / "c")
+    api.audit(lab, cache=cache)
+    after = sorted((tmp_path / "c" / parsecache.CACHE_VERSION).rglob("*.json"))
+    assert cache.pruned == 1
+    assert len(after) == LAB_DEVICES
+    assert len(set(after) - set(entries)) == 1
+
+
+def test_a_damaged_index_only_costs_a_read(lab: Path, tmp_path: Path, reads: list[str]) -> None:
+    first = report(api.audit(lab, cache=ParseCache(tmp_path / "c")))
+    index = tmp_path / "c" / parsecache.CACHE_VERSION / "stat-index"
+    for damage in (b"", b"[]", b'{"format":1,"records":{"x":[1,2,3]}}', b"\x80"):
+        index.write_bytes(damage)
+        reads.clear()
+        assert report(api.audit(lab, cache=ParseCache(tmp_path / "c"))) == first
+        assert len(set(reads)) == LAB_DEVICES
+
+
+def test_an_index_pointing_at_another_entry_is_caught_by_the_key(lab: Path, tmp_path: Path) -> None:
+    """A record whose key names another device's entry: the entry's content decides."""
+    api.audit(lab, cache=ParseCache(tmp_path / "c"))
+    cache = ParseCache(tmp_path / "c")
+    records = cache.index._load()
+    keys = [r[1] for r in records.values()]
+    for i, record in enumerate(records.values()):
+        record[1] = keys[(i + 1) % len(keys)]
+    cache.index._changed = True
+    cache.save_index()
+    got = ParseCache(tmp_path / "c")
+    assert report(api.audit(lab, cache=got)) == report(api.audit(lab))
+    # each entry names the device it was stored for: the index's keys are not used; the
+    # snapshots are hashed again and their own entries found
+    assert (got.ignored, got.hits) == (LAB_DEVICES, LAB_DEVICES)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork only")
+def test_misses_are_parsed_in_the_pool_hits_in_the_parent(
+    lab: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rocetune.api import parsing
+
+    monkeypatch.setattr(parsing, "DEVICES_PER_PROCESS", 1)
+    plain = report(api.audit(lab))
+    cold = ParseCache(tmp_path / "c")
+    assert report(api.audit(lab, cache=cold, processes=2)) == plain
+    assert (cold.hits, cold.misses) == (0, LAB_DEVICES)  # counted in the workers
+    assert len(cold.index._load()) == LAB_DEVICES  # the workers' records came back
+    config = lab.parent / "snapshots" / "leaf1" / "show_runningconfiguration_all.json"
+    config.write_text(config.read_text() + " ")
+    warm = ParseCache(tmp_path / "c")
+    assert report(api.audit(lab, cache=warm, processes=2)) == report(api.audit(lab))
+    assert (warm.hits, warm.misses) == (LAB_DEVICES - 1, 1)
+
+
+def test_lazy_provenance_gives_the_same_lookups(tmp_path: Path) -> None:
+    from rocetune.model import Provenance
+
+    inventory = LAB / "inventory.yaml"
+    plain = api.audit(inventory)
+    api.audit(inventory, cache=ParseCache(tmp_path / "c"))
+    cached = api.audit(inventory, cache=ParseCache(tmp_path / "c"))
+    for name, prov in plain.provenance.items():
+        lazy = cached.provenance[name]
+        assert isinstance(lazy, Provenance)
+        for path, ref in prov.items():
+            assert lazy.lookup(path) == ref
+        assert dict(lazy.items()) == dict(prov.items())
+        assert lazy.lookup("no.such.path") == prov.lookup("no.such.path")

@@ -8,14 +8,35 @@ which rules and ports it left unverified instead.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal, Protocol, cast
 
-from rocetune.checks.base import CheckContext, Issue, Missing, Rule, RuleOptions
+from rocetune.checks.base import (
+    CheckContext,
+    DeviceRule,
+    Issue,
+    LinkRule,
+    Missing,
+    PortRule,
+    Rule,
+    RuleOptions,
+)
 from rocetune.errors import ConfigError
-from rocetune.model import Fabric, Feature, Finding, Provenance, Severity, Unparsed
+from rocetune.model import (
+    Device,
+    Fabric,
+    Feature,
+    Finding,
+    Link,
+    Provenance,
+    Severity,
+    SourceRef,
+    Unparsed,
+)
 
 MISSING_CODE = "RT000"
+_Prov = Mapping[str, Provenance]
 _MAX_LISTED = 5
 _MAX_ITEM = 60
 
@@ -108,7 +129,7 @@ def _fold_missing(
 
 
 def _missing_findings(
-    missing: Mapping[type[Rule], Mapping[str, _Missed]], prov: Mapping[str, Provenance]
+    missing: Mapping[type[Rule], Mapping[str, _Missed]], prov: Mapping[str, _Lookup]
 ) -> list[Finding]:
     """One RT000 per device and set of missing items; rules missing the same items share it."""
     groups: dict[tuple[str, tuple[str, ...]], list[type[Rule]]] = {}
@@ -146,6 +167,44 @@ def _missing_findings(
             )
         )
     return out
+
+
+class _Lookup(Protocol):
+    def lookup(self, path: str | None) -> SourceRef | None: ...
+
+
+class _Looked(Mapping[str, _Lookup]):
+    """``prov`` whose lookups of missing-data notes' paths were made with the records (a
+    stored record needs no provenance table decoded)."""
+
+    def __init__(self, refs: dict[tuple[str, str | None], SourceRef | None], prov: _Prov) -> None:
+        self._refs = refs
+        self._prov = prov
+
+    def __getitem__(self, device: str) -> _Lookup:
+        return _LookedDevice(self._refs, device, self._prov[device])
+
+    def __contains__(self, device: object) -> bool:
+        return device in self._prov
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._prov)
+
+    def __len__(self) -> int:
+        return len(self._prov)
+
+
+@dataclass(frozen=True)
+class _LookedDevice:
+    refs: dict[tuple[str, str | None], SourceRef | None]
+    device: str
+    prov: Provenance
+
+    def lookup(self, path: str | None) -> SourceRef | None:
+        key = (self.device, path)
+        if key in self.refs:
+            return self.refs[key]
+        return self.prov.lookup(path)
 
 
 def _path_port(path: str | None, item: str) -> str | None:
@@ -252,6 +311,51 @@ def _unverified_findings(
     return out
 
 
+@dataclass(frozen=True)
+class Record:
+    """What one rule result became (:func:`run_checks`), in a form that can be stored and
+    replayed: a finding, a missing-data note (aggregated into RT000 at the end), or an
+    absence finding withheld because unparsed items (device, index) touch it."""
+
+    finding: Finding | None = None
+    missing: Missing | None = None
+    ref: SourceRef | None = None
+    """Where the missing note's path was defined (looked up when the record was made)."""
+    unverified: tuple[tuple[str, int], ...] = ()
+    link: str | None = None
+    port: str | None = None
+
+
+Subject = Literal["device", "link"]
+
+
+class SubjectStore(Protocol):
+    """Records of a rule on one device or link from an earlier run (rocetune.checkcache).
+
+    Used only for rules whose results depend on that device (or link) and the devices
+    linked to it: port and device rules, link rules, that keep the base ``run``."""
+
+    def get(self, kind: Subject, subject: Device | Link, code: str) -> list[Record] | None:
+        """The records stored for ``subject`` and the rule ``code``; None: run the rule."""
+
+    def put(self, kind: Subject, subject: Device | Link, code: str, records: list[Record]) -> None:
+        """Store the records the rule gave for ``subject``."""
+
+
+def subject_kind(rule_cls: type[Rule]) -> Subject | None:
+    """ "device" for port and device rules that check one device at a time (the base
+    ``run``), "link" for link rules that check one link at a time; None for the others
+    (fabric-wide rules, rules with their own ``run``), which always run."""
+    run = rule_cls.run
+    if issubclass(rule_cls, PortRule) and run is PortRule.run:
+        return "device"
+    if issubclass(rule_cls, DeviceRule) and run is DeviceRule.run:
+        return "device"
+    if issubclass(rule_cls, LinkRule) and run is LinkRule.run:
+        return "link"
+    return None
+
+
 def run_checks(
     fabric: Fabric,
     rules: Sequence[type[Rule]],
@@ -260,15 +364,19 @@ def run_checks(
     *,
     report_missing: bool = True,
     only: frozenset[str] | None = None,
+    store: SubjectStore | None = None,
 ) -> list[Finding]:
     """Run ``rules`` over ``fabric``; return findings sorted by device, port, code.
 
     ``only``: port, device and link rules check only these devices and their links
-    (:attr:`rocetune.checks.base.CheckContext.only`)."""
+    (:attr:`rocetune.checks.base.CheckContext.only`). ``store``: records of port, device
+    and link rules per device and per link are taken from it and put into it
+    (:class:`SubjectStore`); the findings are the same."""
     options = options or {}
     prov = provenance or {}
     findings: list[Finding] = []
     missing: dict[type[Rule], dict[str, _Missed]] = {}
+    refs: dict[tuple[str, str | None], SourceRef | None] = {}
     index = _UnparsedIndex(fabric)
     unverified: dict[tuple[str, int], _Unverified] = {}
     for rule_cls in rules:
@@ -276,26 +384,73 @@ def run_checks(
             continue
         opts = options.get(rule_cls.meta.code) or rule_cls.options_model()
         ctx = CheckContext(fabric=fabric, options=opts, only=only)
-        features = rule_cls.meta.features
-        for result in rule_cls().run(ctx):
-            if isinstance(result, Missing):
-                _fold_missing(missing, rule_cls, result)
-                continue
-            items = index.touching(result, features) if _asserts_absence(rule_cls, result) else []
-            if not items:
-                findings.append(_finding(rule_cls, result, prov))
-                continue
-            for key in items:
+        rule = rule_cls()
+        kind = subject_kind(rule_cls) if store is not None else None
+        if store is None or kind is None:
+            records: Iterable[Record] = (
+                _record(rule_cls, result, index, prov) for result in rule.run(ctx)
+            )
+        else:
+            records = _stored(store, kind, rule, ctx, index=index, prov=prov)
+        for rec in records:
+            if rec.finding is not None:
+                findings.append(rec.finding)
+            elif rec.missing is not None:
+                note = rec.missing
+                if note.device not in missing.get(rule_cls, {}):  # the path RT000 points at
+                    refs.setdefault((note.device, note.path), rec.ref)
+                _fold_missing(missing, rule_cls, note)
+            for key in rec.unverified:
                 what = unverified.setdefault(key, _Unverified({}, {}))
                 what.rules[rule_cls] = None
-                if result.link is not None:
-                    what.where[result.link] = True
-                elif result.port is not None:
-                    what.where[result.port] = False
+                if rec.link is not None:
+                    what.where[rec.link] = True
+                elif rec.port is not None:
+                    what.where[rec.port] = False
     if report_missing:
-        findings.extend(_missing_findings(missing, prov))
+        findings.extend(_missing_findings(missing, _Looked(refs, prov)))
         findings.extend(_unverified_findings(unverified, fabric, prov))
     return sort_findings(findings)
+
+
+def _record(
+    rule_cls: type[Rule], result: Issue | Missing, index: _UnparsedIndex, prov: _Prov
+) -> Record:
+    if isinstance(result, Missing):
+        where = prov.get(result.device)
+        return Record(missing=result, ref=where.lookup(result.path) if where is not None else None)
+    items = (
+        index.touching(result, rule_cls.meta.features) if _asserts_absence(rule_cls, result) else []
+    )
+    if not items:
+        return Record(finding=_finding(rule_cls, result, prov))
+    return Record(unverified=tuple(items), link=result.link, port=result.port)
+
+
+def _stored(
+    store: SubjectStore,
+    kind: Subject,
+    rule: Rule,
+    ctx: CheckContext,
+    *,
+    index: _UnparsedIndex,
+    prov: _Prov,
+) -> Iterator[Record]:
+    """The records of ``rule`` subject by subject, in :meth:`Rule.run`'s order: stored ones,
+    else the rule run on that one subject (and stored)."""
+    rule_cls = type(rule)
+    code = rule_cls.meta.code
+    subjects: Iterable[Device | Link] = ctx.subjects() if kind == "device" else ctx.subject_links()
+    for subject in subjects:
+        got = store.get(kind, subject, code)
+        if got is None:
+            if isinstance(subject, Link):
+                results = cast(LinkRule, rule).check_link(subject, ctx)
+            else:
+                results = cast(PortRule | DeviceRule, rule).run_device(subject, ctx)
+            got = [_record(rule_cls, r, index, prov) for r in results]
+            store.put(kind, subject, code, got)
+        yield from got
 
 
 def sort_findings(findings: Iterable[Finding]) -> list[Finding]:

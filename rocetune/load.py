@@ -44,6 +44,9 @@ class Loaded:
     source: str | None = None
     cached: bool = False
     """The result came from the parse cache (not parsed in this run)."""
+    key: str | None = None
+    """The parse cache key of the snapshot the result was read from (rocetune.parsecache);
+    None when it was not read through the cache."""
 
 
 def snapshot_file_names() -> frozenset[str]:
@@ -221,7 +224,7 @@ def load_device(
             )
             hit = cache.get(key, identity=identity) if key is not None else None
             if hit is not None:
-                return Loaded(result=_with_asic(hit, asic), cached=True)
+                return Loaded(result=_with_asic(hit, asic), cached=True, key=key)
             if hashed is None and key is not None:  # known by its signature, entry gone
                 known = key
                 hashed, key = _cache_key(
@@ -229,7 +232,7 @@ def load_device(
                 )
                 hit = cache.get(key, identity=identity) if key not in (None, known) else None
                 if hit is not None:
-                    return Loaded(result=_with_asic(hit, asic), cached=True)
+                    return Loaded(result=_with_asic(hit, asic), cached=True, key=key)
         if hashed is not None and source.is_dir():
             got = resolve_dir(source, hashed, platform)
         else:
@@ -249,6 +252,7 @@ def load_device(
             return Loaded(problem=cut, source=str(source))
         if cache is not None and key is not None and _unchanged(hashed, snap):
             cache.put(key, result, identity=identity)
+            return Loaded(result=_with_asic(result, asic), key=key)
         return Loaded(result=_with_asic(result, asic))
     except (ParseError, SnapshotError) as exc:
         return Loaded(error=exc)
@@ -286,7 +290,9 @@ def cached_device(
         except SnapshotError:
             return None
     hit = cache.get(key, identity=identity, probe=by_stat) if key is not None else None
-    return Loaded(result=_with_asic(hit, asic), cached=True) if hit is not None else None
+    if hit is None:
+        return None
+    return Loaded(result=_with_asic(hit, asic), cached=True, key=key)
 
 
 def _unchanged(hashed: Snapshot | None, parsed: Snapshot) -> bool:

@@ -203,6 +203,18 @@ class ParseCache:
             self.write_errors += 1
             self._writable = False
 
+    def prepare(self) -> None:
+        """Create the directory with its .gitignore and CACHEDIR.TAG (once; OSError when it
+        cannot be written, and the cache is not written again this run)."""
+        if self._writable is False:
+            raise OSError("cache directory not writable")
+        if self._writable is None:
+            try:
+                self._prepare()
+            except OSError:
+                self._writable = False
+                raise
+
     def _prepare(self) -> None:
         """Create the directory with its .gitignore and CACHEDIR.TAG."""
         self.directory.mkdir(parents=True, exist_ok=True)

@@ -145,7 +145,7 @@ class StatIndex:
         dropped = {str(r[1]) for r in merged.values() if r[2] < cutoff}
         merged = {i: r for i, r in merged.items() if r[2] >= cutoff}
         referenced = {str(r[1]) for r in merged.values()}
-        _write_json(self.path, {"format": FORMAT, "records": merged})
+        write_json(self.path, {"format": FORMAT, "records": merged})
         self._changed = False
         return (self.replaced | dropped) - referenced - self.used
 
@@ -179,16 +179,22 @@ def _read(path: Path) -> dict[str, list[Any]]:
     return out
 
 
-def _write_json(path: Path, data: object) -> None:
-    import tempfile
-
+def write_json(path: Path, data: object) -> None:
+    """Write ``data`` as JSON to ``path`` atomically (temporary file + rename)."""
     from pydantic_core import to_json
+
+    write_bytes(path, to_json(data))
+
+
+def write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (temporary file + rename)."""
+    import tempfile
 
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(to_json(data))
+            fh.write(data)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rocetune.api.parsing import Job, load_all
+from rocetune.checkcache import scope_of
 from rocetune.checks.base import RuleOptions
 from rocetune.checks.registry import all_rules
 from rocetune.engine import MISSING_CODE, Selection, run_checks, select_rules
@@ -53,10 +54,30 @@ def _check(
     selection: Selection,
     options: dict[str, RuleOptions] | None,
     only: frozenset[str] | None = None,
+    *,
+    cached: _Cached | None = None,
 ) -> list[Finding]:
     rules = select_rules(all_rules(), selection)
     report_missing = any(r.meta.code == MISSING_CODE for r in rules)
-    return run_checks(fabric, rules, options, provenance, report_missing=report_missing, only=only)
+    if cached is None or only is not None:
+        return run_checks(
+            fabric, rules, options, provenance, report_missing=report_missing, only=only
+        )
+    from rocetune.checkcache import CheckStore, context_key
+
+    cache, scope, content = cached
+    context = context_key(fabric.intent, rules, options, report_missing=report_missing)
+    store = CheckStore(cache, scope, fabric, content, context)
+    findings = run_checks(
+        fabric, rules, options, provenance, report_missing=report_missing, store=store
+    )
+    store.save()
+    return findings
+
+
+_Cached = tuple["ParseCache", str, dict[str, str]]
+"""The parse cache, the scope of the run (rocetune.checkcache.scope_of), and the parse cache
+key of every device read through it: check results are cached per device and link."""
 
 
 def _assemble(
@@ -65,8 +86,12 @@ def _assemble(
     links: tuple[Link, ...],
     selection: Selection,
     options: dict[str, RuleOptions] | None,
+    *,
+    cache: ParseCache | None = None,
+    scope: str = "",
 ) -> AuditResult:
     devices: dict[str, Device] = {}
+    content: dict[str, str] = {}
     prov: dict[str, Provenance] = {}
     problems: list[DeviceProblem] = []
     status: dict[str, DeviceStatus] = {}
@@ -75,6 +100,8 @@ def _assemble(
         if item.result is not None:
             devices[name] = item.result.device
             prov[name] = item.result.provenance
+            if item.key is not None:
+                content[name] = item.key
             status[name] = DeviceStatus(name, item.result.device.platform, "ok")
         elif item.problem is not None:
             problems.append(item.problem)
@@ -92,7 +119,8 @@ def _assemble(
         problems=tuple(problems),
         known_devices=tuple(status),
     )
-    findings = _check(fabric, prov, selection, options)
+    cached = (cache, scope, content) if cache is not None else None
+    findings = _check(fabric, prov, selection, options, cached=cached)
     ran = tuple(r.meta.code for r in select_rules(all_rules(), selection))
     return AuditResult(fabric, findings, status, errors, prov, ran)
 
@@ -167,7 +195,9 @@ def audit_inventory(
             for d, item in zip(entries, load_all(jobs, processes, cache), strict=True)
         ]
     del sharer  # its pool's keys are not needed while checking
-    result = _assemble(loaded, inv.intent, inv.links, selection or Selection(), options)
+    sel = selection or Selection()
+    scope = scope_of([inv.path])
+    result = _assemble(loaded, inv.intent, inv.links, sel, options, cache=cache, scope=scope)
     for name, st in result.devices.items():
         role = inv.devices[name].role if name in inv.devices else None
         if role is not None:
@@ -189,8 +219,9 @@ def _with_snapshots(inv: Inventory, snapshots: Path | None) -> tuple[Inventory, 
 
 
 def _shared(sharer: Sharer, item: Loaded) -> Loaded:
-    """Share the device's equal values with the devices loaded before it (in place)."""
-    if item.result is not None:
+    """Share the device's equal values with the devices loaded before it (in place); not
+    for a device from the parse cache (sharing costs more than decoding it)."""
+    if item.result is not None and not item.cached:
         sharer.device(item.result.device)
     return item
 
@@ -305,7 +336,9 @@ def lint(
             item = Loaded(problem=problem, source=item.source)
         taken.add(name)
         loaded.append((name, platform, item))
-    result = _assemble(loaded, intent or Intent(), (), selection or Selection(), options)
+    sel = selection or Selection()
+    scope = scope_of(["lint", *paths])
+    result = _assemble(loaded, intent or Intent(), (), sel, options, cache=cache, scope=scope)
     if policy is not None:
         apply_to_result(result, policy, ())
     return result

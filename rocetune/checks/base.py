@@ -217,16 +217,20 @@ class PortRule(Rule):
     def run(self, ctx: CheckContext) -> Iterator[Result]:
         """Call :meth:`check_port` and :meth:`check_nic` on every RoCE port."""
         for dev in ctx.subjects():
-            if dev.kind == "switch":
-                if not dev.ports:
-                    yield Missing(device=dev.name, item="no switch ports in the snapshot")
-                for port in ctx.roce_ports(dev):
-                    yield from self.check_port(dev, port, ctx)
-            else:
-                if not dev.nics:
-                    yield Missing(device=dev.name, item="no NIC ports in the snapshot")
-                for nic in ctx.roce_nics(dev):
-                    yield from self.check_nic(dev, nic, ctx)
+            yield from self.run_device(dev, ctx)
+
+    def run_device(self, dev: Device, ctx: CheckContext) -> Iterator[Result]:
+        """What :meth:`run` yields for one device (the engine may run devices one by one)."""
+        if dev.kind == "switch":
+            if not dev.ports:
+                yield Missing(device=dev.name, item="no switch ports in the snapshot")
+            for port in ctx.roce_ports(dev):
+                yield from self.check_port(dev, port, ctx)
+        else:
+            if not dev.nics:
+                yield Missing(device=dev.name, item="no NIC ports in the snapshot")
+            for nic in ctx.roce_nics(dev):
+                yield from self.check_nic(dev, nic, ctx)
 
     def check_port(self, dev: Device, port: Port, ctx: CheckContext) -> Iterable[Result]:
         """Check one switch port (default: nothing)."""
@@ -243,7 +247,11 @@ class DeviceRule(Rule):
     def run(self, ctx: CheckContext) -> Iterator[Result]:
         """Call :meth:`check_device` on every device."""
         for dev in ctx.subjects():
-            yield from self.check_device(dev, ctx)
+            yield from self.run_device(dev, ctx)
+
+    def run_device(self, dev: Device, ctx: CheckContext) -> Iterable[Result]:
+        """What :meth:`run` yields for one device (the engine may run devices one by one)."""
+        return self.check_device(dev, ctx)
 
     @abstractmethod
     def check_device(self, dev: Device, ctx: CheckContext) -> Iterable[Result]:

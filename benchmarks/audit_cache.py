@@ -11,14 +11,18 @@ ConnectX ports each (``fabricgen.write_host`` snapshot directories; the hosts ha
 declared links). Every run is ``rocetune audit INVENTORY --format json`` in a fresh process
 (interpreter start and imports included), each with its own measurement:
 
-- ``no cache``: ``--no-cache`` (what every audit cost before the cache);
-- ``cold``: an empty cache directory (parse everything, write every entry);
-- ``warm``: nothing changed since ``cold`` (every device from the cache);
+- ``no cache``: ``--no-cache`` (what every audit cost before the cache; parsing pooled);
+- ``cold, 1 process``: an empty cache directory, ``--processes 1`` (parse everything in
+  one process, write every entry and the check records);
+- ``cold, pooled``: an empty cache directory, the default process pool (misses parsed by
+  one worker per CPU);
+- ``warm``: nothing changed since ``cold, pooled`` (every device from the cache);
 - ``changed``: ``--changed`` of the devices (hosts and switches alike, spread evenly) had
   one file edited since the last run (a line appended), the others from the cache.
 
-Printed per run: wall seconds, CPU seconds and peak RSS of the process, and the cache's
-entries; the JSON reports of the ``no cache`` and ``warm`` runs must be equal (checked).
+Printed per run: wall seconds, CPU seconds (the process and its pool workers) and peak RSS
+of the process, and the cache's parse entries; the JSON reports of every run must equal the
+``no cache`` run's of the same files (checked).
 """
 
 from __future__ import annotations
@@ -79,7 +83,20 @@ def run(inventory: Path, out: Path, *args: str) -> dict[str, float]:
 
 
 def entries(cache: Path) -> int:
-    return sum(1 for _ in cache.rglob("*.json"))
+    """Parse cache entries (not the check records' pack)."""
+    return sum(1 for _ in cache.glob("*/??/*.json"))
+
+
+def prepare(work: Path, args: argparse.Namespace) -> list[Path]:
+    """The fleet in ``work/fleet`` (generated, or reused with ``--reuse``); its edit files."""
+    root = work / "fleet"
+    if args.reuse and (root / "inventory.yaml").exists():
+        return [Path(p) for p in (work / "edits.txt").read_text().splitlines()]
+    shutil.rmtree(root, ignore_errors=True)
+    files = generate(root, args.scale, args.hosts)
+    (work / "edits.txt").write_text("\n".join(map(str, files)) + "\n")
+    time.sleep(3)  # older than the parse cache's racy window (rocetune.statindex)
+    return files
 
 
 def edit(files: list[Path], share: float, salt: int) -> int:
@@ -96,45 +113,63 @@ def edit(files: list[Path], share: float, salt: int) -> int:
 
 
 def main() -> None:
-    """Generate, run the four audits, print the table."""
+    """Generate, run the audits, print the table."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hosts", type=int, default=10_000)
     ap.add_argument("--scale", type=float, default=0.5, help="switch tiers (0.5 = 500 switches)")
     ap.add_argument("--changed", type=float, default=0.01, help="share of devices edited")
     ap.add_argument("--workdir", type=Path, help="where to write (default: a temp dir)")
-    ap.add_argument("--skip-no-cache", action="store_true", help="skip the --no-cache run")
+    ap.add_argument("--skip-no-cache", action="store_true", help="skip the --no-cache runs")
+    ap.add_argument("--skip-cold-1", action="store_true", help="skip the one-process cold run")
+    ap.add_argument(
+        "--reuse", action="store_true", help="reuse the fleet already in --workdir (no generation)"
+    )
     args = ap.parse_args()
     work = args.workdir or Path(tempfile.mkdtemp(prefix="rocetune-bench-cache-"))
     try:
-        root, cache = work / "fleet", work / "cache"
-        shutil.rmtree(root, ignore_errors=True)
-        shutil.rmtree(cache, ignore_errors=True)
+        for old in ("cache", "cache1", "cache2"):
+            shutil.rmtree(work / old, ignore_errors=True)
         t0 = time.perf_counter()
-        files = generate(root, args.scale, args.hosts)
-        inventory = root / "inventory.yaml"
+        inventory = work / "fleet" / "inventory.yaml"
+        files = prepare(work, args)
         print(
             f"{len(files)} devices ({args.hosts} hosts x {len(NICS)} NICs,"
-            f" {len(files) - args.hosts} switches) generated in"
-            f" {time.perf_counter() - t0:.0f} s"
+            f" {len(files) - args.hosts} switches) ready in"
+            f" {time.perf_counter() - t0:.0f} s",
+            flush=True,
         )
         rows: list[tuple[str, dict[str, float], int]] = []
-        with_cache = ("--cache-dir", str(cache))
+        cache1, cache2 = work / "cache1", work / "cache2"
+        checks: list[tuple[str, str]] = []
+
+        def row(name: str, out: str, cache: Path | None, *extra: str) -> None:
+            opts = ("--cache-dir", str(cache)) if cache is not None else ("--no-cache",)
+            got = run(inventory, work / out, *opts, *extra)
+            rows.append((name, got, entries(cache) if cache is not None else 0))
+            print(f"{name}: {got}", flush=True)
+
         if not args.skip_no_cache:
-            rows.append(("no cache", run(inventory, work / "plain.json", "--no-cache"), 0))
-        rows.append(("cold", run(inventory, work / "cold.json", *with_cache), entries(cache)))
-        rows.append(("warm", run(inventory, work / "warm.json", *with_cache), entries(cache)))
+            row("no cache", "plain.json", None)
+            checks.append(("plain.json", "warm.json"))
+        if not args.skip_cold_1:
+            row("cold, 1 process", "cold1.json", cache1, "--processes", "1")
+        row("cold, pooled", "cold.json", cache2)
+        row("warm", "warm.json", cache2)
         n = edit(files, args.changed, 1)
-        label = f"changed {n}"
-        rows.append((label, run(inventory, work / "changed.json", *with_cache), entries(cache)))
-        print(f"\n{'run':<14} {'wall s':>8} {'CPU s':>8} {'peak RSS MB':>12} {'entries':>8}")
+        time.sleep(3)
+        row(f"changed {n}", "changed.json", cache2)
+        if not args.skip_no_cache:
+            row("no cache, changed", "plain-changed.json", None)
+            checks.append(("plain-changed.json", "changed.json"))
+        print(f"\n{'run':<18} {'wall s':>8} {'CPU s':>8} {'peak RSS MB':>12} {'entries':>8}")
         for name, got, count in rows:
             print(
-                f"{name:<14} {got['wall']:>8.2f} {got['cpu']:>8.2f} {got['rss_mb']:>12.0f}"
+                f"{name:<18} {got['wall']:>8.2f} {got['cpu']:>8.2f} {got['rss_mb']:>12.0f}"
                 f" {count:>8}"
             )
-        if not args.skip_no_cache:
-            same = (work / "plain.json").read_bytes() == (work / "warm.json").read_bytes()
-            print(f"no-cache and warm reports equal: {same}")
+        for plain, cached in checks:
+            same = (work / plain).read_bytes() == (work / cached).read_bytes()
+            print(f"{plain} == {cached}: {same}")
             if not same:
                 raise SystemExit(1)
     finally:

@@ -336,3 +336,56 @@ def _lazy_class() -> type[Provenance]:
             return object.__getattribute__(self, name)
 
     return LazyProvenance
+
+
+def _is_cache(directory: Path) -> bool:
+    """A directory rocetune made its cache (its CACHEDIR.TAG), never anything else."""
+    try:
+        return (directory / "CACHEDIR.TAG").read_text(encoding="utf-8") == _TAG
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def remove(directory: Path) -> str:
+    """Delete a cache directory (``rocetune cache clean``); what was done, in one line.
+    A directory without rocetune's CACHEDIR.TAG is refused (RocetuneError, exit 2)."""
+    import shutil
+
+    from rocetune.errors import RocetuneError
+
+    if not directory.exists():
+        return f"{directory}: no cache"
+    if not directory.is_dir() or directory.is_symlink() or not _is_cache(directory):
+        msg = (
+            f"{directory} is not a rocetune cache directory (no rocetune CACHEDIR.TAG): not removed"
+        )
+        raise RocetuneError(msg)
+    files, size = _count(directory)
+    shutil.rmtree(directory)
+    return f"{directory}: removed {files} files, {size / 2**20:.1f} MiB"
+
+
+def summary(directory: Path) -> str:
+    """Entries and size of each version directory of a cache (``rocetune cache info``)."""
+    if not directory.is_dir() or not _is_cache(directory):
+        return f"{directory}: no cache"
+    lines = [str(directory)]
+    for sub in sorted(p for p in directory.iterdir() if p.is_dir() and not p.is_symlink()):
+        entries = sum(1 for _ in sub.glob("??/*.json"))
+        files, size = _count(sub)
+        current = " (this version)" if sub.name == CACHE_VERSION else ""
+        lines.append(
+            f"  {sub.name}{current}: {entries} parsed snapshots, {files} files,"
+            f" {size / 2**20:.1f} MiB"
+        )
+    return "\n".join(lines)
+
+
+def _count(directory: Path) -> tuple[int, int]:
+    files = size = 0
+    for root, _, names in os.walk(directory):
+        for name in names:
+            with contextlib.suppress(OSError):
+                size += os.lstat(os.path.join(root, name)).st_size
+                files += 1
+    return files, size

@@ -17,6 +17,7 @@ from rocetune import __version__
 COMMANDS: dict[str, tuple[str, str]] = {
     "apply": ("rocetune.cli.apply:apply", "Apply PLAN.json (from `rocetune plan..."),
     "audit": ("rocetune.cli.check:audit", "Audit every device of INVENTORY against..."),
+    "cache": ("rocetune.cli.cache:cache_cmd", "Show or remove the cache of parsed..."),
     "collect": (
         "rocetune.cli.collect:collect_cmd",
         "Collect every device of INVENTORY over SSH...",

@@ -37,3 +37,44 @@ def parse_cache(no_cache: bool, cache_dir: Path | None) -> ParseCache | None:
     from rocetune.parsecache import ParseCache, default_dir
 
     return ParseCache(cache_dir if cache_dir is not None else default_dir())
+
+
+@click.group("cache")
+def cache_cmd() -> None:
+    """Show or remove the cache of parsed snapshots and check results (.rocetune_cache)."""
+
+
+@cache_cmd.command("clean")
+@click.option(
+    "--cache-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    envvar="ROCETUNE_CACHE_DIR",
+    help="The cache directory [default: .rocetune_cache; env ROCETUNE_CACHE_DIR].",
+)
+def clean(cache_dir: Path | None) -> None:
+    """Remove the cache directory (every rocetune version's entries)."""
+    from rocetune.cli.common import run_guarded
+    from rocetune.parsecache import default_dir, remove
+
+    directory = cache_dir if cache_dir is not None else default_dir()
+
+    def job() -> int:
+        click.echo(remove(directory))
+        return 0
+
+    raise SystemExit(run_guarded(job))
+
+
+@cache_cmd.command("info")
+@click.option(
+    "--cache-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    envvar="ROCETUNE_CACHE_DIR",
+    help="The cache directory [default: .rocetune_cache; env ROCETUNE_CACHE_DIR].",
+)
+def info(cache_dir: Path | None) -> None:
+    """Print the cache directory's entries and size per rocetune version."""
+    from rocetune.parsecache import default_dir, summary
+
+    directory = cache_dir if cache_dir is not None else default_dir()
+    click.echo(summary(directory))

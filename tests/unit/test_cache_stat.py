@@ -155,13 +155,13 @@ def test_signature_of_what_is_not_a_snapshot(tmp_path: Path) -> None:
 
 def test_a_replaced_entry_is_pruned(lab: Path, tmp_path: Path) -> None:
     api.audit(lab, cache=ParseCache(tmp_path / "c"))
-    entries = sorted((tmp_path / "c" / parsecache.CACHE_VERSION).rglob("*.json"))
+    entries = sorted((tmp_path / "c" / parsecache.CACHE_VERSION).glob("??/*.json"))
     assert len(entries) == LAB_DEVICES
     config = lab.parent / "snapshots" / "leaf1" / "show_runningconfiguration_all.json"
     config.write_text(config.read_text() + " ")
     cache = ParseCache(tmp_path / "c")
     api.audit(lab, cache=cache)
-    after = sorted((tmp_path / "c" / parsecache.CACHE_VERSION).rglob("*.json"))
+    after = sorted((tmp_path / "c" / parsecache.CACHE_VERSION).glob("??/*.json"))
     assert cache.pruned == 1
     assert len(after) == LAB_DEVICES
     assert len(set(after) - set(entries)) == 1
@@ -227,3 +227,31 @@ def test_lazy_provenance_gives_the_same_lookups(tmp_path: Path) -> None:
             assert lazy.lookup(path) == ref
         assert dict(lazy.items()) == dict(prov.items())
         assert lazy.lookup("no.such.path") == prov.lookup("no.such.path")
+
+
+def test_cache_clean_and_info(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from rocetune.cli import cli
+
+    directory = tmp_path / "c"
+    api.audit(LAB / "inventory.yaml", cache=ParseCache(directory))
+    runner = CliRunner()
+    shown = runner.invoke(cli, ["cache", "info", "--cache-dir", str(directory)])
+    assert shown.exit_code == 0, shown.output
+    assert (
+        f"{parsecache.CACHE_VERSION} (this version): {LAB_DEVICES} parsed snapshots" in shown.output
+    )
+    other = tmp_path / "not-a-cache"
+    other.mkdir()
+    (other / "keep.txt").write_text("x")
+    refused = runner.invoke(cli, ["cache", "clean", "--cache-dir", str(other)])
+    assert refused.exit_code == 2
+    assert "not a rocetune cache directory" in refused.output
+    assert (other / "keep.txt").exists()
+    done = runner.invoke(cli, ["cache", "clean", "--cache-dir", str(directory)])
+    assert done.exit_code == 0, done.output
+    assert "removed" in done.output
+    assert not directory.exists()
+    again = runner.invoke(cli, ["cache", "clean", "--cache-dir", str(directory)])
+    assert (again.exit_code, again.output.strip()) == (0, f"{directory}: no cache")

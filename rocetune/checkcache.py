@@ -225,6 +225,8 @@ class CheckStore:
         skipped (as the parse cache's)."""
         from rocetune.statindex import write_bytes
 
+        if not self.cache.writable:
+            return
         if not self._dirty and len(self._new) == len(self._load()):
             return  # every record came from the pack, none was dropped: it is up to date
         pack = _Pack(format=PACK_FORMAT, context=self.context, subjects=self._new)

@@ -203,6 +203,11 @@ class ParseCache:
             self.write_errors += 1
             self._writable = False
 
+    @property
+    def writable(self) -> bool:
+        """False once a write failed this run (nothing is written after that)."""
+        return self._writable is not False
+
     def prepare(self) -> None:
         """Create the directory with its .gitignore and CACHEDIR.TAG (once; OSError when it
         cannot be written, and the cache is not written again this run)."""
@@ -285,31 +290,28 @@ def _decode(raw: bytes, key: str, identity: str = "") -> ParseResult | None:
     return ParseResult(device, lazy_provenance(prov))
 
 
-def _provenance_table(raw: bytes) -> dict[str, Any]:
-    """The refs of an entry's provenance line (ValueError when it is not one)."""
+def _provenance_table(raw: bytes) -> list[tuple[str, str, int | None]]:
+    """The (path, file, line) entries of an entry's provenance line (ValueError when it is
+    not one)."""
     from pydantic_core import from_json
-
-    from rocetune.model import SourceRef
 
     data = from_json(raw)
     if not isinstance(data, dict):
         raise ValueError("provenance: not an object")
     files = [str(f) for f in data["files"]]
-    shared: dict[tuple[int, int | None], SourceRef] = {}
-    refs: dict[str, SourceRef] = {}
+    out: list[tuple[str, str, int | None]] = []
     for path, index, line in data["refs"]:
         if not isinstance(path, str) or not (line is None or type(line) is int):
             raise ValueError("provenance: bad entry")
-        ref = shared.get((index, line))
-        if ref is None:
-            ref = shared[index, line] = SourceRef(files[index], line)
-        refs[path] = ref
-    return refs
+        out.append((path, files[index], line))
+    return out
 
 
 def lazy_provenance(raw: bytes) -> Provenance:
-    """A Provenance whose table is decoded from ``raw`` on first use (its checksum was
-    verified; a table that still does not decode reads as empty: no lines, never a crash)."""
+    """A Provenance filled from ``raw`` (an entry's provenance line, its checksum verified)
+    on first use: any attribute read of it decodes the table and records every entry with
+    :meth:`Provenance.set`. A table that still does not decode reads as empty (findings
+    without lines, never a crash)."""
     prov = _lazy_class()()
     object.__setattr__(prov, "_raw", raw)
     return prov
@@ -320,19 +322,21 @@ def _lazy_class() -> type[Provenance]:
     from rocetune.model import Provenance
 
     class LazyProvenance(Provenance):
-        """Provenance decoded from an entry's table when ``refs`` or ``maps`` is first read."""
+        """Provenance decoded from a cache entry's table when first used."""
 
         _raw: bytes | None = None
 
         def __getattribute__(self, name: str) -> Any:
-            if name in ("refs", "maps") and object.__getattribute__(self, "_raw") is not None:
+            if name != "_raw" and object.__getattribute__(self, "_raw") is not None:
                 data = object.__getattribute__(self, "_raw")
                 object.__setattr__(self, "_raw", None)
                 try:
                     table = _provenance_table(data)
                 except (ValueError, KeyError, IndexError, TypeError):
-                    table = {}
-                object.__getattribute__(self, "refs").update(table)
+                    table = []
+                record = Provenance.set
+                for path, file, line in table:
+                    record(self, path, file, line)
             return object.__getattribute__(self, name)
 
     return LazyProvenance

@@ -47,7 +47,7 @@ from rocetune import __version__
 from rocetune.statindex import StatIndex
 
 if TYPE_CHECKING:
-    from rocetune.model import Provenance
+    from rocetune.model import Device, Provenance
     from rocetune.platforms.base import ParseResult
     from rocetune.snapshot import Snapshot
 
@@ -86,6 +86,17 @@ def code_fingerprint() -> str:
                     st = entry.stat()
                     h.update(f"{prefix}{entry.name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
     return h.hexdigest()
+
+
+@cache
+def _runtime() -> str:
+    """Python and pydantic versions: a pickled device is read only by the same ones."""
+    import sys
+
+    import pydantic
+    import pydantic_core
+
+    return f"{sys.version}|{pydantic.VERSION}|{pydantic_core.__version__}"
 
 
 def _feed(h: Any, text: str) -> None:
@@ -148,7 +159,7 @@ class ParseCache:
         """The entry key of parsing ``snap`` as device ``name``; ``how`` names the way it is
         read (a directory or a saved file, the platform asked for)."""
         h = hashlib.blake2b(digest_size=20)
-        for part in (CACHE_VERSION, code_fingerprint(), how, name, role or "\0"):
+        for part in (CACHE_VERSION, code_fingerprint(), _runtime(), how, name, role or "\0"):
             _feed(h, part)
         _feed(h, json.dumps(dict(self.options), sort_keys=True))
         _feed(h, snap.origin)
@@ -244,10 +255,13 @@ def _write(path: Path, data: bytes) -> None:
 
 
 def _encode(result: ParseResult, key: str, identity: str = "") -> bytes:
-    """The entry of ``result``: a header line (key, checksum of the provenance line), the
-    provenance table, then the device as JSON (floats such as an unlimited alpha kept as
-    Infinity)."""
+    """The entry of ``result``: a header line (key, identity, checksum of the provenance
+    line, how the device is stored), the provenance table, then the device: pickled with a
+    MAC under the user's key (rocetune.cacheauth), or as JSON (floats such as an unlimited
+    alpha kept as Infinity) when there is no key."""
     from pydantic_core import to_json
+
+    from rocetune import cacheauth
 
     files: dict[str, int] = {}
     refs = []
@@ -259,8 +273,17 @@ def _encode(result: ParseResult, key: str, identity: str = "") -> bytes:
         index = files.setdefault(ref.file, len(files))
         refs.append((path, index, ref.line))
     prov = to_json({"files": list(files), "refs": refs})
-    header = {"format": FORMAT, "key": key, "id": identity, "prov": _sum(prov)}
-    device = to_json(result.device.model_dump(), inf_nan_mode="constants")
+    header: dict[str, object] = {"format": FORMAT, "key": key, "id": identity, "prov": _sum(prov)}
+    secret = cacheauth.secret()
+    if secret is None:
+        device = to_json(result.device.model_dump(exclude_unset=True), inf_nan_mode="constants")
+        header["body"] = "json"
+    else:
+        import pickle
+
+        device = pickle.dumps(result.device, protocol=pickle.HIGHEST_PROTOCOL)
+        header["body"] = "pickle"
+        header["mac"] = cacheauth.mac(secret, key.encode(), identity.encode(), prov, device)
     return to_json(header) + b"\n" + prov + b"\n" + device
 
 
@@ -286,8 +309,31 @@ def _decode(raw: bytes, key: str, identity: str = "") -> ParseResult | None:
     prov = raw[cut + 1 : cut2]
     if header.get("prov") != _sum(prov):
         return None
-    device = Device.model_validate_json(raw[cut2 + 1 :])
-    return ParseResult(device, lazy_provenance(prov))
+    body = raw[cut2 + 1 :]
+    device: Device | None = None
+    if header.get("body") == "json":
+        device = Device.model_validate_json(body)
+    elif header.get("body") == "pickle":
+        device = _unpickle(header, key, prov, body)
+    return ParseResult(device, lazy_provenance(prov)) if device is not None else None
+
+
+def _unpickle(header: dict[str, Any], key: str, prov: bytes, body: bytes) -> Device | None:
+    """The pickled device of an entry whose MAC verifies under this user's key; None for any
+    other (never unpickled)."""
+    from rocetune import cacheauth
+    from rocetune.model import Device
+
+    secret = cacheauth.secret()
+    identity = header.get("id")
+    if secret is None or not isinstance(identity, str):
+        return None
+    if not cacheauth.verify(secret, header.get("mac"), key.encode(), identity.encode(), prov, body):
+        return None
+    import pickle
+
+    device = pickle.loads(body)  # authenticated: written by this user
+    return device if isinstance(device, Device) else None
 
 
 def _provenance_table(raw: bytes) -> list[tuple[str, str, int | None]]:

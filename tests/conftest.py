@@ -34,3 +34,6 @@ def _own_parse_cache(
     tree gets no ``.rocetune_cache``. The directory is created only when a run writes."""
     path = tmp_path_factory.getbasetemp() / f"rocetune-cache-{next(_CACHES)}"
     monkeypatch.setenv("ROCETUNE_CACHE_DIR", str(path))
+    # the key that authenticates pickled entries (rocetune.cacheauth): not the user's own
+    key = tmp_path_factory.getbasetemp() / "rocetune-cache-key" / "key"
+    monkeypatch.setenv("ROCETUNE_CACHE_KEY_FILE", str(key))

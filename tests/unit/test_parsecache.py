@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -161,7 +161,7 @@ def _entries(directory: Path) -> list[Path]:
     ],
 )
 def test_a_damaged_entry_is_ignored_and_rewritten(
-    tmp_path: Path, parses: list[str], damage: Callable[[bytes], bytes]
+    tmp_path: Path, parses: list[str], damage: Callable[[bytes], bytes], no_key: None
 ) -> None:
     inventory = LAB / "inventory.yaml"
     plain = report(api.audit(inventory))
@@ -267,20 +267,108 @@ def test_cache_directory_is_tagged_and_ignored_by_git(tmp_path: Path) -> None:
     assert stray == []
 
 
-def test_entries_hold_no_pickle(tmp_path: Path) -> None:
+@pytest.fixture
+def no_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """No usable cache key (a directory where the key file would be): JSON entries."""
+    from rocetune import cacheauth
+
+    (tmp_path / "key-is-a-directory").mkdir()
+    monkeypatch.setenv(cacheauth.ENV_KEY_FILE, str(tmp_path / "key-is-a-directory"))
+    cacheauth.secret.cache_clear()
+    yield
+    cacheauth.secret.cache_clear()
+
+
+def test_without_a_key_entries_are_json_validated_again(tmp_path: Path, no_key: None) -> None:
     """Entries are JSON the model validates again (never unpickled)."""
     import json
 
+    plain = report(api.audit(LAB / "inventory.yaml"))
     api.audit(LAB / "inventory.yaml", cache=ParseCache(tmp_path / "c"))
     for entry in _entries(tmp_path / "c"):
         head, prov, device = entry.read_text().replace("Infinity", "1e999").split("\n")
         header = json.loads(head)
-        assert set(header) == {"format", "key", "id", "prov"}
+        assert set(header) == {"format", "key", "id", "prov", "body"}
+        assert header["body"] == "json"
         assert header["key"] == entry.stem
         assert set(json.loads(prov)) == {"files", "refs"}
         assert json.loads(device)["name"] in {"spine1", "spine2", "leaf4"} | {
             f"{k}{i}" for k in ("leaf", "gpu0") for i in range(1, 5)
         }
+    cache = ParseCache(tmp_path / "c")
+    assert report(api.audit(LAB / "inventory.yaml", cache=cache)) == plain
+    assert cache.hits == LAB_DEVICES
+
+
+def test_pickled_entries_are_authenticated(tmp_path: Path, parses: list[str]) -> None:
+    """With the user's key, devices are pickled under a MAC; an entry whose MAC does not
+    verify (forged, damaged, another user's key) is never unpickled."""
+    import json
+    import pickle
+
+    from rocetune import cacheauth
+
+    inventory = LAB / "inventory.yaml"
+    plain = report(api.audit(inventory))
+    api.audit(inventory, cache=ParseCache(tmp_path / "c"))
+    entries = _entries(tmp_path / "c")
+    marker = tmp_path / "pwned"
+
+    class Evil:
+        def __reduce__(self) -> tuple[Any, ...]:
+            return (marker.write_text, ("x",))
+
+    for entry in entries:
+        head, prov, _ = entry.read_bytes().split(b"\n", 2)
+        header = json.loads(head)
+        assert header["body"] == "pickle"
+        assert len(header["mac"]) == 64
+        entry.write_bytes(head + b"\n" + prov + b"\n" + pickle.dumps(Evil()))
+    parses.clear()
+    cache = ParseCache(tmp_path / "c")
+    assert report(api.audit(inventory, cache=cache)) == plain
+    assert not marker.exists()
+    assert (cache.hits, cache.ignored, len(parses)) == (0, LAB_DEVICES, LAB_DEVICES)
+    # another user's key: the entries (rewritten above) are not read either
+    (tmp_path / "other").write_bytes(b"k" * 32)
+    (tmp_path / "other").chmod(0o600)
+    try:
+        os.environ[cacheauth.ENV_KEY_FILE], old = (
+            str(tmp_path / "other"),
+            os.environ.get(cacheauth.ENV_KEY_FILE, ""),
+        )
+        cacheauth.secret.cache_clear()
+        cache = ParseCache(tmp_path / "c")
+        assert report(api.audit(inventory, cache=cache)) == plain
+        assert cache.hits == 0
+    finally:
+        os.environ[cacheauth.ENV_KEY_FILE] = old
+        cacheauth.secret.cache_clear()
+
+
+def test_a_key_file_others_can_read_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rocetune import cacheauth
+
+    key = tmp_path / "key"
+    key.write_bytes(b"k" * 32)
+    monkeypatch.setenv(cacheauth.ENV_KEY_FILE, str(key))
+    try:
+        for mode, usable in ((0o644, False), (0o600, True)):
+            key.chmod(mode)
+            cacheauth.secret.cache_clear()
+            assert (cacheauth.secret() is not None) == usable
+        key.write_bytes(b"short")
+        cacheauth.secret.cache_clear()
+        assert cacheauth.secret() is None
+        fresh = tmp_path / "new" / "key"
+        monkeypatch.setenv(cacheauth.ENV_KEY_FILE, str(fresh))
+        cacheauth.secret.cache_clear()
+        assert cacheauth.secret() is not None
+        assert fresh.stat().st_mode & 0o777 == 0o600
+    finally:
+        cacheauth.secret.cache_clear()
 
 
 def test_cli_cache_dir_no_cache_and_env(

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import inspect
 import json
 import os
 import tempfile
@@ -355,37 +356,79 @@ def _provenance_table(raw: bytes) -> list[tuple[str, str, int | None]]:
 
 def lazy_provenance(raw: bytes) -> Provenance:
     """A Provenance filled from ``raw`` (an entry's provenance line, its checksum verified)
-    on first use: any attribute read of it decodes the table and records every entry with
-    :meth:`Provenance.set`. A table that still does not decode reads as empty (findings
-    without lines, never a crash)."""
+    on first use: the first call of any of its methods (or read of a property) decodes the
+    table and records every entry with :meth:`Provenance.set`. A table that still does not
+    decode reads as empty (findings without lines, never a crash)."""
     prov = _lazy_class()()
-    object.__setattr__(prov, "_raw", raw)
+    prov._raw = raw  # type: ignore[attr-defined]
     return prov
+
+
+def _materialise(prov: Provenance) -> None:
+    from rocetune.model import Provenance
+
+    raw = getattr(prov, "_raw", None)
+    if raw is None:
+        return
+    prov._raw = None  # type: ignore[attr-defined]
+    try:
+        table = _provenance_table(raw)
+    except (ValueError, KeyError, IndexError, TypeError):
+        table = []
+    record = Provenance.set
+    for path, file, line in table:
+        record(prov, path, file, line)
+
+
+def plain_provenance(entries: list[tuple[str, str, int | None]]) -> Provenance:
+    """A Provenance of ``(path, file, line)`` entries (how a lazy one is unpickled)."""
+    from rocetune.model import Provenance
+
+    prov = Provenance()
+    for path, file, line in entries:
+        prov.set(path, file, line)
+    return prov
+
+
+_NOT_WRAPPED = frozenset(
+    {"__init__", "__new__", "__init_subclass__", "__subclasshook__", "__class_getitem__"}
+)
 
 
 @cache
 def _lazy_class() -> type[Provenance]:
+    """A subclass of Provenance whose every method and property first decodes the table
+    (built from Provenance's own methods, whatever its internal layout)."""
     from rocetune.model import Provenance
 
-    class LazyProvenance(Provenance):
-        """Provenance decoded from a cache entry's table when first used."""
+    def wrap(func: Any) -> Any:
+        def call(self: Provenance, *args: Any, **kwargs: Any) -> Any:
+            _materialise(self)
+            return func(self, *args, **kwargs)
 
-        _raw: bytes | None = None
+        call.__name__ = getattr(func, "__name__", "call")
+        call.__doc__ = getattr(func, "__doc__", None)
+        return call
 
-        def __getattribute__(self, name: str) -> Any:
-            if name != "_raw" and object.__getattribute__(self, "_raw") is not None:
-                data = object.__getattribute__(self, "_raw")
-                object.__setattr__(self, "_raw", None)
-                try:
-                    table = _provenance_table(data)
-                except (ValueError, KeyError, IndexError, TypeError):
-                    table = []
-                record = Provenance.set
-                for path, file, line in table:
-                    record(self, path, file, line)
-            return object.__getattribute__(self, name)
+    namespace: dict[str, Any] = {"__slots__": ("_raw",) if hasattr(Provenance, "__slots__") else ()}
+    for klass in reversed(Provenance.__mro__[:-1]):
+        for name, value in vars(klass).items():
+            if name in _NOT_WRAPPED or isinstance(value, staticmethod | classmethod):
+                continue
+            if isinstance(value, property):
+                namespace[name] = property(wrap(value.fget), value.fset, value.fdel, value.__doc__)
+            elif inspect.isfunction(value):
+                namespace[name] = wrap(value)
 
-    return LazyProvenance
+    def reduce(self: Provenance, protocol: int = 2) -> Any:
+        """Pickled as the plain Provenance it stands for."""
+        _materialise(self)
+        entries = [(path, ref.file, ref.line) for path, ref in Provenance.items(self)]
+        return (plain_provenance, (entries,))
+
+    namespace["__reduce_ex__"] = reduce
+    namespace["__reduce__"] = reduce
+    return type("LazyProvenance", (Provenance,), namespace)
 
 
 def _is_cache(directory: Path) -> bool:

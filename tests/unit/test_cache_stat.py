@@ -255,3 +255,19 @@ def test_cache_clean_and_info(tmp_path: Path) -> None:
     assert not directory.exists()
     again = runner.invoke(cli, ["cache", "clean", "--cache-dir", str(directory)])
     assert (again.exit_code, again.output.strip()) == (0, f"{directory}: no cache")
+
+
+def test_lazy_provenance_equals_pickles_and_copies_as_a_plain_one(tmp_path: Path) -> None:
+    import copy
+    import pickle
+
+    inventory = LAB / "inventory.yaml"
+    plain = api.audit(inventory)
+    api.audit(inventory, cache=ParseCache(tmp_path / "c"))
+    for name, prov in api.audit(inventory, cache=ParseCache(tmp_path / "c")).provenance.items():
+        assert type(prov).__name__ == "LazyProvenance"
+        again = pickle.loads(pickle.dumps(prov))
+        assert type(again) is type(plain.provenance[name])
+        assert dict(again.items()) == dict(plain.provenance[name].items())
+        assert dict(copy.deepcopy(prov).items()) == dict(again.items())
+        assert prov == again

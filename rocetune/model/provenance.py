@@ -5,8 +5,8 @@ at the line it is about.
 
 A switch of 256 ports records some 20 paths per port (``ports.Ethernet0.mtu``, ...). Kept
 as one string and one :class:`SourceRef` each, they were a third of what a parsed device
-holds. So a path is stored split at its last dot: its parent (``ports.Ethernet0.``, one
-string per port) holds a small table of leaves (``mtu``, ``pfc_rx``); ports whose leaves
+holds. So a path is stored split in two (:func:`_cut`): its parent (``ports.Ethernet0.``,
+one string per port) holds a small table of leaves (``mtu``, ``ecn.3``); ports whose leaves
 came in the same order share one leaf -> slot index (a *shape*, as interpreters lay out
 objects), so a port's own table is an array of 8-byte codes (file number, line), and a
 :class:`SourceRef` is made when a path is looked up. Lookups and :meth:`Provenance.items`
@@ -23,11 +23,29 @@ from typing import Any
 _FILE_BITS = 20
 """Codes: ``(line + 1) << _FILE_BITS | file number``; a line of None is 0."""
 _MAX_FILES = 1 << _FILE_BITS
-_SHAPE_MAX = 48
+_MAX_LINE = 1 << 42
+_SHAPE_MAX = 160
 """A parent with more leaves (``unparsed.0`` ... ``unparsed.N``) keeps a dict of its own."""
 _SHAPES_MAX = 4096
 """Shapes per Provenance at most: then new parents keep dicts of their own (bounded memory
 on any input)."""
+
+
+def _cut(path: str) -> int:
+    """Where ``path`` is split into the parent that holds it and its leaf.
+
+    At the last dot, except below a port or NIC: there the parent is the member (up to the
+    dot after the first part of its name) and the leaf its field with any keys below it
+    (``ports.Ethernet0.`` + ``ecn.3``), so a port is one node whatever the depth of its
+    paths. Any split gives the same answers; this one only decides what is stored
+    together (``ports.swp1.100.mtu``, a name with a dot, is ``ports.swp1.`` + ``100.mtu``)."""
+    if path.startswith("ports."):
+        dot = path.find(".", 6)
+    elif path.startswith("nics."):
+        dot = path.find(".", 5)
+    else:
+        return path.rfind(".") + 1
+    return dot + 1 if dot > 0 else path.rfind(".") + 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,13 +57,38 @@ class SourceRef:
 
 
 class _Shape:
-    """Leaf names in the order a parent recorded them -> their slot (shared by parents)."""
+    """Leaf names in the order a parent recorded them -> their slot (shared by parents).
 
-    __slots__ = ("index", "next")
+    The shapes of one chain (each one leaf more than the one before) share one ``index``
+    dict: a leaf belongs to a shape when its slot is below the shape's ``size``. A chain of
+    n leaves costs n entries, not n * n / 2; a shape that branches copies its part."""
 
-    def __init__(self, index: dict[str, int]) -> None:
+    __slots__ = ("index", "next", "size")
+
+    def __init__(self, index: dict[str, int], size: int) -> None:
         self.index = index
+        self.size = size
         self.next: dict[str, _Shape] = {}
+
+    def slot(self, leaf: str) -> int | None:
+        slot = self.index.get(leaf)
+        return slot if slot is not None and slot < self.size else None
+
+    def leaves(self) -> Iterator[tuple[str, int]]:
+        size = self.size
+        for leaf, slot in self.index.items():
+            if slot >= size:
+                return  # the index is in slot order
+            yield leaf, slot
+
+    def extended(self, leaf: str) -> _Shape:
+        """The shape with ``leaf`` after this one's leaves (new: not in :attr:`next` yet)."""
+        index = self.index
+        if len(index) != self.size or leaf in index:  # not the chain's tip: copy my part
+            index = dict(self.leaves())
+        index[leaf] = self.size
+        nxt = self.next[leaf] = _Shape(index, self.size + 1)
+        return nxt
 
 
 class _Node:
@@ -62,7 +105,7 @@ class _Node:
         if self.own is not None:
             return self.own.get(leaf)
         assert self.shape is not None
-        slot = self.shape.index.get(leaf)
+        slot = self.shape.slot(leaf)
         return None if slot is None else self.codes[slot]
 
     def leaves(self) -> Iterator[tuple[str, int]]:
@@ -71,7 +114,7 @@ class _Node:
             return
         assert self.shape is not None
         codes = self.codes
-        for leaf, slot in self.shape.index.items():
+        for leaf, slot in self.shape.leaves():
             yield leaf, codes[slot]
 
 
@@ -119,7 +162,7 @@ class Provenance:
         self._tree: dict[str, _Node] = {}
         self._files: list[str] = []
         self._file_no: dict[str, int] = {}
-        self._root = _Shape({})
+        self._root = _Shape({}, 0)
         self._shapes = 1
         self._count = 0
         self._interned: dict[tuple[str, int | None], SourceRef] = {}
@@ -156,7 +199,7 @@ class Provenance:
             self._files.append(file)
         if line is None:
             return number
-        if line < 0 or line >= 1 << 42:
+        if not 0 <= line < _MAX_LINE:
             return None
         return (line + 1) << _FILE_BITS | number
 
@@ -173,15 +216,23 @@ class Provenance:
         return ref
 
     def _record(self, path: str, file: str, line: int | None, overwrite: bool) -> None:
-        cut = path.rfind(".") + 1
+        if path.startswith("ports."):  # _cut, inlined: ~40 paths per port
+            dot = path.find(".", 6)
+            cut = dot + 1 if dot > 0 else path.rfind(".") + 1
+        else:
+            cut = _cut(path)
         parent, leaf = path[:cut], path[cut:]
         node = self._tree.get(parent)
         if node is None:
             shapes_left = self._shapes < _SHAPES_MAX
             node = self._tree[parent] = _Node(self._root if shapes_left else None)
-        code = self._code(file, line)
-        if code is None:  # a location the codes cannot hold: the node keeps SourceRefs
-            self._own_refs(node)
+        number = self._file_no.get(file)
+        if number is not None and line is not None and 0 <= line < _MAX_LINE:
+            code: int | None = (line + 1) << _FILE_BITS | number
+        else:
+            code = self._code(file, line)
+            if code is None:  # a location the codes cannot hold: the node keeps SourceRefs
+                self._own_refs(node)
         if node.own is not None:
             if leaf in node.own:
                 if overwrite:
@@ -194,12 +245,12 @@ class Provenance:
         assert shape is not None
         assert code is not None
         slot = shape.index.get(leaf)
-        if slot is not None:
+        if slot is not None and slot < shape.size:
             if overwrite:
                 node.codes[slot] = code
             return
         self._count += 1
-        if len(shape.index) >= _SHAPE_MAX:
+        if shape.size >= _SHAPE_MAX:
             node.own = dict(node.leaves())
             node.own[leaf] = code
             node.shape, node.codes = None, array("q")
@@ -211,7 +262,7 @@ class Provenance:
                 node.own[leaf] = code
                 node.shape, node.codes = None, array("q")
                 return
-            nxt = shape.next[leaf] = _Shape({**shape.index, leaf: len(shape.index)})
+            nxt = shape.extended(leaf)
             self._shapes += 1
         node.shape = nxt
         node.codes.append(code)
@@ -228,7 +279,7 @@ class Provenance:
         return value if isinstance(value, SourceRef) else self._decode(value)
 
     def _exact(self, path: str) -> SourceRef | None:
-        cut = path.rfind(".") + 1
+        cut = _cut(path)
         node = self._tree.get(path[:cut])
         if node is None:
             return None
@@ -245,11 +296,11 @@ class Provenance:
 
     def add(self, path: str, file: str, line: int | None) -> None:
         """Record where ``path`` was defined (the first record wins)."""
-        self._record(path, file, line, overwrite=False)
+        self._record(path, file, line, False)
 
     def set(self, path: str, file: str, line: int | None) -> None:
         """Record where ``path`` was defined (overwrite)."""
-        self._record(path, file, line, overwrite=True)
+        self._record(path, file, line, True)
 
     def table(self, file: str, lines: Mapping[Any, int | None]) -> dict[str, SourceRef]:
         """The shareable table of a map's entries (key -> line; keys without a line left out)."""

@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from itertools import islice
+from sys import getrefcount
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -25,6 +27,8 @@ from pydantic import BaseModel
 _M = TypeVar("_M", bound=BaseModel)
 
 _SCALARS = (str, int, float, bool, type(None))
+_ONLY_HERE = 2
+"""``getrefcount`` of a value held only by the sharer's table (and the call's argument)."""
 _SCALARS_SET = frozenset(_SCALARS)
 
 
@@ -40,9 +44,8 @@ class Sharer:
         """id(value) -> (the value, kept alive so the id stays its own; pooled; poolable) of
         the other dicts and models, while one device (or one port being built) is shared:
         platforms hand the same profile object to many ports, its key is made once."""
-        self._fields_sets: dict[frozenset[str], set[str]] = {}
-        """The sets of explicitly set field names, one per distinct set (a frozen model's
-        ``__pydantic_fields_set__`` is only read; pydantic copies it for ``model_copy``)."""
+        self._mark = 0
+        """Where the values first seen in the port shared last start in :attr:`_seen`."""
         self.shared = 0
         """How many values were replaced by an equal one already held."""
 
@@ -59,22 +62,25 @@ class Sharer:
             # The values seen by id are kept alive only while one device is shared: the
             # copies replaced by a pooled value are freed now (the pool keeps its values).
             self._seen.clear()
+            self._mark = 0
 
     def member(self, model: BaseModel) -> None:
         """Share the values of one port or NIC as it is built (in place), so the copies
         pydantic made of its maps are freed before the next port is built."""
-        try:
-            self._fields(model)
-        finally:
-            self._seen.clear()
+        seen = self._seen
+        # Forget the values first seen in the port before that nothing holds any more (its
+        # replaced copies; its builder has returned): kept, they would all be alive until
+        # the device is shared. The platform's own profile objects, which many ports are
+        # given, are still held by the platform and stay known (found again by id).
+        for ident in reversed(list(islice(seen, self._mark, None))):  # containers first
+            if getrefcount(seen[ident][0]) <= _ONLY_HERE:
+                del seen[ident]
+        self._mark = len(seen)
+        self._fields(model)
 
     def _fields(self, model: BaseModel) -> None:
         if not model.model_config.get("frozen"):
             return
-        names = model.__pydantic_fields_set__
-        pooled = self._fields_sets.setdefault(frozenset(names), names)
-        if pooled is not names:
-            object.__setattr__(model, "__pydantic_fields_set__", pooled)
         values = model.__dict__
         for name, value in values.items():
             if isinstance(value, dict | BaseModel):  # tuples: small, not worth the time

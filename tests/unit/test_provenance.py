@@ -72,7 +72,8 @@ def test_many_leaves_under_one_parent_stay_linear() -> None:
     for i in range(5 * _SHAPE_MAX):
         prov.add(f"unparsed.{i}", "cfg", i + 1)
     assert prov._shapes <= _SHAPE_MAX + 1
-    assert dict(prov.items()) == {f"unparsed.{i}": SourceRef("cfg", i + 1) for i in range(240)}
+    count = 5 * _SHAPE_MAX
+    assert dict(prov.items()) == {f"unparsed.{i}": SourceRef("cfg", i + 1) for i in range(count)}
     prov.set("unparsed.3", "other", None)
     assert prov.lookup("unparsed.3") == SourceRef("other", None)
 
@@ -91,3 +92,26 @@ def test_maps_refs_constructor_pickle_and_equality() -> None:
     assert back == prov
     assert dict(back.items()) == dict(prov.items())
     assert Provenance() != prov
+
+
+def test_a_port_is_one_node_and_a_chain_of_shapes_one_index() -> None:
+    prov = Provenance()
+    leaves = [f"f{i}" for i in range(100)]
+    for p in ("E0", "E1"):
+        prov.add(f"ports.{p}", "cfg", 1)
+        for i, leaf in enumerate(leaves):
+            prov.add(f"ports.{p}.{leaf}.{i}", "cfg", i + 2)
+    assert set(prov._tree) == {"ports.", "ports.E0.", "ports.E1."}
+    shape = prov._tree["ports.E0."].shape
+    assert shape is prov._tree["ports.E1."].shape
+    assert shape is not None
+    assert shape.size == 100
+    assert len(shape.index) == 100  # one dict for the whole chain
+    prov.add("ports.E2.f0.0", "cfg", 7)
+    prov.add("ports.E2.other", "cfg", 8)  # branches after f0: a copy of one entry
+    branch = prov._tree["ports.E2."].shape
+    assert branch is not None
+    assert dict(branch.leaves()) == {"f0.0": 0, "other": 1}
+    assert prov.lookup("ports.E1.f5.5") == SourceRef("cfg", 7)
+    assert prov.lookup("ports.E2.other.x") == SourceRef("cfg", 8)
+    assert prov.lookup("ports.E2.f5.5") is None

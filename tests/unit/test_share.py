@@ -66,6 +66,7 @@ def test_ports_built_while_sharing_share_their_values_at_once() -> None:
     with sharing(sharer):
         a = built(_port("a", dscp_to_priority=dscp, ecn=ecn))
         b = built(_port("b", dscp_to_priority=dict(dscp), ecn=ecn))
+        built(_port("z"))  # the copies replaced in b are forgotten when the next port comes
     c = built(_port("c", dscp_to_priority=dict(dscp)))
     assert a.dscp_to_priority is b.dscp_to_priority
     assert a.ecn is b.ecn

@@ -227,45 +227,67 @@ class Provenance:
             shapes_left = self._shapes < _SHAPES_MAX
             node = self._tree[parent] = _Node(self._root if shapes_left else None)
         number = self._file_no.get(file)
-        if number is not None and line is not None and 0 <= line < _MAX_LINE:
-            code: int | None = (line + 1) << _FILE_BITS | number
-        else:
-            code = self._code(file, line)
-            if code is None:  # a location the codes cannot hold: the node keeps SourceRefs
-                self._own_refs(node)
-        if node.own is not None:
-            if leaf in node.own:
-                if overwrite:
-                    node.own[leaf] = self._own_value(file, line, code)
+        shape = node.shape  # None: the node keeps a dict of its own
+        if shape is not None and number is not None and line is not None and 0 <= line < _MAX_LINE:
+            code = (line + 1) << _FILE_BITS | number
+            nxt = shape.next.get(leaf)
+            if nxt is not None:  # the common case: a new leaf in the order seen before
+                node.shape = nxt
+                node.codes.append(code)
+                self._count += 1
                 return
-            node.own[leaf] = self._own_value(file, line, code)
-            self._count += 1
+            slot = shape.index.get(leaf)
+            if slot is not None and slot < shape.size:
+                if overwrite:
+                    node.codes[slot] = code
+                return
+            self._new_leaf(node, shape, leaf, code)
             return
-        shape = node.shape
-        assert shape is not None
-        assert code is not None
-        slot = shape.index.get(leaf)
-        if slot is not None and slot < shape.size:
-            if overwrite:
-                node.codes[slot] = code
-            return
+        self._record_other(node, leaf, file, line, overwrite)
+
+    def _new_leaf(self, node: _Node, shape: _Shape, leaf: str, code: int) -> None:
         self._count += 1
-        if shape.size >= _SHAPE_MAX:
+        if shape.size >= _SHAPE_MAX or self._shapes >= _SHAPES_MAX:
             node.own = dict(node.leaves())
             node.own[leaf] = code
             node.shape, node.codes = None, array("q")
             return
-        nxt = shape.next.get(leaf)
-        if nxt is None:
-            if self._shapes >= _SHAPES_MAX:
-                node.own = dict(node.leaves())
-                node.own[leaf] = code
-                node.shape, node.codes = None, array("q")
-                return
-            nxt = shape.extended(leaf)
-            self._shapes += 1
-        node.shape = nxt
+        node.shape = shape.extended(leaf)
+        self._shapes += 1
         node.codes.append(code)
+
+    def _record_other(
+        self, node: _Node, leaf: str, file: str, line: int | None, overwrite: bool
+    ) -> None:
+        """A first file, a line of None, a node with its own dict or a location the codes
+        cannot hold (then the node keeps SourceRefs)."""
+        code = self._code(file, line)
+        if code is None:
+            self._own_refs(node)
+        shape = node.shape
+        if shape is not None:
+            assert code is not None
+            slot = shape.slot(leaf)
+            if slot is not None:
+                if overwrite:
+                    node.codes[slot] = code
+                return
+            nxt = shape.next.get(leaf)
+            if nxt is not None:
+                node.shape = nxt
+                node.codes.append(code)
+                self._count += 1
+                return
+            self._new_leaf(node, shape, leaf, code)
+            return
+        own = node.own
+        assert own is not None
+        if leaf in own:
+            if overwrite:
+                own[leaf] = self._own_value(file, line, code)
+            return
+        own[leaf] = self._own_value(file, line, code)
+        self._count += 1
 
     def _own_value(self, file: str, line: int | None, code: int | None) -> Any:
         return code if code is not None else SourceRef(file, line)
@@ -279,15 +301,25 @@ class Provenance:
         return value if isinstance(value, SourceRef) else self._decode(value)
 
     def _exact(self, path: str) -> SourceRef | None:
-        cut = _cut(path)
+        if path.startswith("ports."):
+            dot = path.find(".", 6)
+            cut = dot + 1 if dot > 0 else path.rfind(".") + 1
+        else:
+            cut = _cut(path)
         node = self._tree.get(path[:cut])
         if node is None:
             return None
-        if node.own is not None:
-            value = node.own.get(path[cut:])
-            return None if value is None else self._value(value)
-        code = node.get(path[cut:])
-        return None if code is None else self._decode(code)
+        shape = node.shape
+        if shape is not None:
+            slot = shape.index.get(path[cut:])
+            if slot is None or slot >= shape.size:
+                return None
+            code = node.codes[slot]
+            line = code >> _FILE_BITS  # a new SourceRef per lookup: nothing grows on reading
+            return SourceRef(self._files[code & (_MAX_FILES - 1)], line - 1 if line else None)
+        assert node.own is not None
+        value = node.own.get(path[cut:])
+        return None if value is None else self._value(value)
 
     def _recorded(self) -> Iterator[tuple[str, SourceRef]]:
         for parent, node in self._tree.items():

@@ -5,10 +5,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rocetune.platforms.common.jsonpos import JsonPath, parse_json
+from rocetune.platforms.common.jsonpos import (
+    JsonDoc,
+    JsonPath,
+    _Fallback,
+    _fast_scan,
+    _scan,
+    parse_json,
+)
 
 KEYS = st.text(alphabet='ab"\\é{}[],: \n', min_size=0, max_size=4)
 SCALARS = st.none() | st.booleans() | st.integers() | st.text(alphabet='x"\\{[,:\n', max_size=3)
@@ -92,3 +100,43 @@ def test_truncated_document_says_end_of_file() -> None:
         parse_json('{"lldp": \n', "x.json")
     assert info.value.message == "invalid JSON: unexpected end of file"
     assert (info.value.line, info.value.column) == (2, 1)
+
+
+OBJECTS = st.recursive(
+    SCALARS, lambda inner: st.dictionaries(KEYS, inner, max_size=3), max_leaves=12
+)
+LAYOUTS = st.sampled_from([None, 0, 1, 4])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(KEYS, OBJECTS, max_size=4), LAYOUTS, st.booleans())
+def test_the_fast_key_scan_places_lines_as_the_token_scan(
+    value: dict[str, Any], indent: int | None, compact: bool
+) -> None:
+    """Documents of objects only take the one-match-per-key path; same lines as the full scan."""
+    separators = (",", ":") if compact else None
+    text = json.dumps(value, indent=indent, separators=separators, ensure_ascii=False)
+    slow = JsonDoc(value=value)
+    _scan(text, "x.json", slow)
+    fast = JsonDoc(value=value, root=_fast_scan(text, value))
+    assert fast.lines == slow.lines
+    assert parse_json(text, "x.json").lines == slow.lines
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": {"x": 1},\n "a": {"y": 2}}',  # duplicate: more keys in the text than the value
+        '{"a": [1,\n 2]}',  # arrays: element lines come from the token scan
+        '{"a": ["k", {"b": 1}]}',
+    ],
+)
+def test_the_fast_key_scan_leaves_other_documents_to_the_token_scan(text: str) -> None:
+    value = json.loads(text)
+    with pytest.raises(_Fallback):
+        _fast_scan(text, value)
+    doc = parse_json(text, "x.json")
+    slow = JsonDoc(value=value)
+    _scan(text, "x.json", slow)
+    assert doc.lines == slow.lines
+    assert doc.duplicates == slow.duplicates

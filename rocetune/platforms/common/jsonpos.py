@@ -25,8 +25,23 @@ _MAX_DEPTH = 200
 _TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"\s*(?:(:)|([,}\]]))?|[{}\[\],]')
 """A key (a string and its colon: group 1), a string value with the delimiter after it
 (group 2; none after a top-level string), or a structural character."""
+_KEY_VALUE = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)"\s*(?:(:)\s*(?:"[^"\\]*(?:\\.[^"\\]*)*")?)?')
+"""A string (group 1: its text as written) and, when it is a key (group 2: its colon), the
+string value after it."""
 _NON_WS = re.compile(r"[^ \t\n\r]")
 _CONSTANTS = {"NaN", "Infinity", "-Infinity"}
+
+
+class JsonNode:
+    """Lines of one object's keys (or one array's elements) and the nodes of its children."""
+
+    __slots__ = ("kids", "lines")
+
+    def __init__(self) -> None:
+        self.lines: dict[str | int, int] = {}
+        """Line of each key (array: of each element), in document order."""
+        self.kids: dict[str | int, JsonNode] = {}
+        """Node of each child that is an object or an array."""
 
 
 @dataclass
@@ -34,17 +49,43 @@ class JsonDoc:
     """A parsed document: plain Python values plus line numbers by path."""
 
     value: Any
-    lines: dict[JsonPath, int] = field(default_factory=dict)
+    root: JsonNode = field(default_factory=JsonNode)
     duplicates: list[tuple[JsonPath, int]] = field(default_factory=list)
+
+    def node(self, *path: str | int) -> JsonNode | None:
+        """The node of the object or array at ``path`` (None when there is none)."""
+        node: JsonNode | None = self.root
+        for part in path:
+            if node is None:
+                return None
+            node = node.kids.get(part)
+        return node
 
     def line(self, *path: str | int) -> int | None:
         """Line of the key at ``path`` (or of its nearest recorded parent)."""
-        p: JsonPath = tuple(path)
-        while p:
-            if p in self.lines:
-                return self.lines[p]
-            p = p[:-1]
-        return self.lines.get((), None)
+        best: int | None = 1
+        node: JsonNode | None = self.root
+        for part in path:
+            if node is None:
+                break
+            line = node.lines.get(part)
+            if line is None:
+                break
+            best = line
+            node = node.kids.get(part)
+        return best
+
+    @property
+    def lines(self) -> dict[JsonPath, int]:
+        """Line of every key path (and array element), the document itself at ``()``."""
+        out: dict[JsonPath, int] = {(): 1}
+        todo: list[tuple[JsonPath, JsonNode]] = [((), self.root)]
+        while todo:
+            path, node = todo.pop()
+            for key, line in node.lines.items():
+                out[(*path, key)] = line
+            todo.extend(((*path, key), kid) for key, kid in node.kids.items())
+        return out
 
 
 def _fail(text: str, file: str, msg: str, pos: int) -> ParseError:
@@ -86,12 +127,14 @@ def _constant_pos(text: str, word: str) -> int:
 @dataclass
 class _Frame:
     path: JsonPath
+    node: JsonNode
     is_object: bool
     index: int = 0
     """Arrays: index of the next element."""
-    keys: set[str] = field(default_factory=set)
-    """Objects: keys seen so far in this object (duplicates; the keys under a later
-    duplicate are new keys of a new object, as in the decoded value)."""
+    seen: set[str] | None = None
+    """Keys seen so far, for an object written again under a duplicate key (and the objects
+    below it): its node is the earlier object's, so its lines are updated and the keys only
+    the earlier object has keep theirs (None: the node's own keys)."""
 
 
 def _key(token: str) -> str:
@@ -105,9 +148,10 @@ def _key(token: str) -> str:
 def _scan(text: str, file: str, doc: JsonDoc) -> None:
     """Record key and array-element lines and duplicate keys (the text is valid JSON)."""
     stack: list[_Frame] = []
-    child: JsonPath = ()
+    child: str | int | None = None
+    again = False  # the last key was a duplicate, or is in an object written again
     line, last = 1, 0
-    lines, dups, count = doc.lines, doc.duplicates, text.count
+    dups, count = doc.duplicates, text.count
     for m in _TOKEN.finditer(text):
         token = m.group(0)
         if m.group(1) is not None:  # a key
@@ -115,35 +159,48 @@ def _scan(text: str, file: str, doc: JsonDoc) -> None:
             line += count("\n", last, pos)
             last = pos
             frame = stack[-1]
-            key = _key(token)
-            child = (*frame.path, key)
-            if key in frame.keys:
-                dups.append((child, line))
+            key = child = _key(token)
+            seen = frame.seen
+            if key in (frame.node.lines if seen is None else seen):
+                dups.append(((*frame.path, key), line))
+                again = True
             else:
-                frame.keys.add(key)
-                lines[child] = line
+                if seen is not None:
+                    seen.add(key)
+                frame.node.lines[key] = line
+                again = seen is not None
             continue
         ch = m.group(2) or token[0]
         if ch == '"':
             continue
         if ch == ",":
-            if not stack[-1].is_object:
-                line, last = _element(text, m.end(), stack[-1], lines, (line, last))
-                child = (*stack[-1].path, stack[-1].index - 1)
+            top = stack[-1]
+            if not top.is_object:
+                line, last = _element(text, m.end(), top, (line, last))
+                child = top.index - 1
         elif ch in "}]":
             stack.pop()
         elif ch in "{[":
             if len(stack) >= _MAX_DEPTH:
                 raise _fail(text, file, "nesting too deep", m.start())
-            stack.append(_Frame(child if stack else (), ch == "{"))
+            if stack:
+                parent = stack[-1]
+                assert child is not None
+                kids = parent.node.kids
+                reused = again if parent.is_object else parent.seen is not None
+                earlier = kids.get(child) if reused else None
+                node = kids[child] = earlier or JsonNode()
+                path = (*parent.path, child)
+                frame = _Frame(path, node, ch == "{", seen=None if earlier is None else set())
+            else:
+                frame = _Frame((), doc.root, ch == "{")
+            stack.append(frame)
             if ch == "[":
-                line, last = _element(text, m.end(), stack[-1], lines, (line, last))
-                child = (*stack[-1].path, stack[-1].index - 1)
+                line, last = _element(text, m.end(), frame, (line, last))
+                child = frame.index - 1
 
 
-def _element(
-    text: str, pos: int, frame: _Frame, lines: dict[JsonPath, int], at: tuple[int, int]
-) -> tuple[int, int]:
+def _element(text: str, pos: int, frame: _Frame, at: tuple[int, int]) -> tuple[int, int]:
     """Record the line of the array element that starts after ``pos`` (if any).
 
     ``at`` is (line, position) of the last counted point; the updated pair is returned.
@@ -154,15 +211,66 @@ def _element(
         return line, last
     start = m.start()
     line += text.count("\n", last, start)
-    lines[(*frame.path, frame.index)] = line
+    frame.node.lines[frame.index] = line
     frame.index += 1
     return line, start
+
+
+class _Fallback(Exception):
+    """The fast key scan cannot place this document's keys (arrays, duplicates...)."""
+
+
+def _fast_scan(text: str, value: dict[str, Any]) -> JsonNode:
+    """The node tree of a document of objects only, without duplicate keys.
+
+    The keys in the text, in order, are the keys of the decoded value walked depth first
+    (``dict`` keeps the order of the text): one regular-expression match per key (a string
+    value after it is taken by the same match). Anything else (an array, a string that is
+    no key, a duplicate key: more keys in the text than in the value, a key that differs)
+    raises :class:`_Fallback`, and the full token scan places the lines.
+    """
+    matches = _KEY_VALUE.finditer(text)
+    count = text.count
+    at = [1, 0]  # line, position counted up to
+
+    def walk(obj: dict[str, Any]) -> JsonNode:
+        node = JsonNode()
+        lines, kids = node.lines, node.kids
+        for key, child in obj.items():
+            m = next(matches, None)
+            if m is None or m.group(2) is None:
+                raise _Fallback
+            raw = m.group(1)
+            if raw != key and ("\\" not in raw or json.loads(f'"{raw}"') != key):
+                raise _Fallback
+            pos = m.start()
+            at[0] += count("\n", at[1], pos)
+            at[1] = pos
+            lines[key] = at[0]
+            if type(child) is dict:
+                kids[key] = walk(child)
+            elif type(child) is list:
+                raise _Fallback
+        return node
+
+    try:
+        root = walk(value)
+    except RecursionError:
+        raise _Fallback from None
+    if next(matches, None) is not None:
+        raise _Fallback
+    return root
 
 
 def parse_json(text: str, file: str) -> JsonDoc:
     """Parse ``text``; raise ParseError with file, line and column on invalid JSON."""
     text = text.lstrip("\ufeff")
     doc = JsonDoc(value=_decode(text, file))
+    if type(doc.value) is dict:
+        try:
+            doc.root = _fast_scan(text, doc.value)
+            return doc
+        except _Fallback:
+            doc.root = JsonNode()
     _scan(text, file, doc)
-    doc.lines.setdefault((), 1)
     return doc

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from rocetune.platforms.common.jsonpos import JsonDoc, JsonPath
+from rocetune.platforms.common.jsonpos import JsonDoc, JsonNode, JsonPath
 from rocetune.platforms.sonic.values import Problems
 
 MODELLED: frozenset[str] = frozenset(
@@ -159,34 +159,60 @@ class _Reader:
         line = self.last_line.get(path)
         return line if line is not None else self.doc.line(*path)
 
-    def tables(self, db: RawDb, obj: dict[str, object], base: JsonPath, patch: bool) -> None:
+    def tables(
+        self, db: RawDb, obj: dict[str, object], base: JsonPath, node: JsonNode | None, patch: bool
+    ) -> None:
         self.patch = patch
+        fast = node is not None and not self.last_line
         for top, value in obj.items():
             path = (*base, top)
+            kid = node.kids.get(top) if node is not None else None
             if "|" in top:
                 table, key = top.split("|", 1)
-                self.entry(db, table, key, value, path)
+                self.entry(db, table, key, value, path, node=kid)
             elif isinstance(value, dict):
                 if value and not any(isinstance(v, dict) for v in value.values()):
                     if qos_relevant(top):
                         self.pr.add(top, "expected {key: {field: value}} entries", self.line(path))
                     continue
-                db.table_lines.setdefault(top, self.line(path))
+                line = node.lines.get(top) if fast and node is not None else self.line(path)
+                db.table_lines.setdefault(top, line)
                 db.tables.setdefault(top, {})
                 for key, fields in value.items():
-                    self.entry(db, top, key, fields, (*path, key))
+                    entry = kid.kids.get(key) if kid is not None else None
+                    self.entry(db, top, key, fields, (*path, key), node=entry, parent=kid)
             elif qos_relevant(top):
                 self.pr.add(top, "expected an object of entries", self.line(path))
 
-    def entry(self, db: RawDb, table: str, key: str, value: object, path: JsonPath) -> None:
-        line = self.line(path)
+    def entry(
+        self,
+        db: RawDb,
+        table: str,
+        key: str,
+        value: object,
+        path: JsonPath,
+        *,
+        node: JsonNode | None,
+        parent: JsonNode | None = None,
+    ) -> None:
+        """``node``: the node of the entry's fields; ``parent``: the node holding the
+        entry's key (None: look its line up by path)."""
+        fast = not self.last_line and node is not None
+        line = None
+        if fast and parent is not None:
+            line = parent.lines.get(path[-1])
+        if line is None:
+            line = self.line(path)
         if not isinstance(value, dict):
             if qos_relevant(table):
                 self.pr.add(f"{table}|{key}", "expected an object of fields", line)
             return
         db.table_lines.setdefault(table, line)
         entries = db.tables.setdefault(table, {})
-        lines = {name: self.line((*path, name)) for name in value}
+        if fast and node is not None and len(node.lines) == len(value):
+            lines: dict[str, int | None] = dict(node.lines)  # type: ignore[arg-type]
+        else:
+            lines = {name: self.line((*path, name)) for name in value}
         old = entries.get(key)
         if old is None:
             entries[key] = Entry(table, key, dict(value), line, lines)
@@ -215,7 +241,7 @@ def read_document(doc: JsonDoc, pr: Problems) -> list[RawDb]:
         db = RawDb(patch=True)
         for i, elem in enumerate(value):
             if isinstance(elem, dict):
-                reader.tables(db, elem, (i,), patch=True)
+                reader.tables(db, elem, (i,), doc.node(i), patch=True)
             else:
                 pr.add(f"[{i}]", "patch list element is not a JSON object", reader.line((i,)))
         return [db]
@@ -223,12 +249,12 @@ def read_document(doc: JsonDoc, pr: Problems) -> list[RawDb]:
         out = []
         for ns, tables in value.items():
             db = RawDb(namespace=ns)
-            reader.tables(db, tables, (ns,), patch=False)
+            reader.tables(db, tables, (ns,), doc.node(ns), patch=False)
             out.append(db)
         return out
     if isinstance(value, dict):
         db = RawDb()
-        reader.tables(db, value, (), patch=False)
+        reader.tables(db, value, (), doc.root, patch=False)
         return [db]
     pr.add("(document)", "expected a JSON object or a list of objects", 1)
     return [RawDb()]

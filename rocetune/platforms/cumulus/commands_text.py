@@ -138,9 +138,15 @@ def nclu_roce(line: str) -> list[str] | None:
 
 def is_commands_text(text: str) -> bool:
     """True when at least one line is an ``nv set`` or ``nv unset`` command (or an NCLU RoCE
-    one-shot, read as its NVUE twin: :func:`nclu_roce`)."""
+    one-shot, read as its NVUE twin: :func:`nclu_roce`).
+
+    The prompt and ``sudo`` are only ever cut from the start of a line, so a command's words
+    are in the raw line as written: a line without ``nv `` (or ``net`` and ``roce``) is no
+    command, and is not split."""
     return any(
-        _is_set(command_words(raw)) or nclu_roce(raw) is not None for raw in text.splitlines()
+        ("nv " in raw and _is_set(command_words(raw)))
+        or ("net" in raw and "roce" in raw and nclu_roce(raw) is not None)
+        for raw in text.splitlines()
     )
 
 

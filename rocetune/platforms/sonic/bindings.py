@@ -18,13 +18,15 @@ def bind_referenced(items: Iterable[Unparsed], configs: Iterable[SonicConfig]) -
     use it on the switch).
     """
     cfgs = list(configs)
-    users = _users(cfgs)
+    users: dict[tuple[str, str], tuple[str, ...]] | None = None  # built when first needed
     present = set().union(*(c.present for c in cfgs)) if cfgs else set()
     out: list[Unparsed] = []
     for item in items:
         table, key, _field = parse_item(item.item)
         bound: tuple[str, ...] | None = None
         if item.ports is None and key is not None and table in BINDING_TABLE:
+            if users is None:
+                users = _users(cfgs)
             bound = users.get((table, key))
             if bound is None and BINDING_TABLE[table] in present and table != "BUFFER_PROFILE":
                 bound = ()

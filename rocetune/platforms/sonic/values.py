@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import ClassVar, Generic, Protocol, TypeVar
 
 from rocetune.model import Unparsed
@@ -223,8 +224,12 @@ def read_index_list(
     return At(tuple(sorted(set(found))), text.line)
 
 
-def parse_indexes(text: str, hi: int = _MAX_INDEX) -> list[int] | None:
-    """``"3"``, ``"3-4"``, ``"0,1"`` or ``""`` -> indexes; None when malformed."""
+@lru_cache(maxsize=4096)
+def parse_indexes(text: str, hi: int = _MAX_INDEX) -> tuple[int, ...] | None:
+    """``"3"``, ``"3-4"``, ``"0,1"`` or ``""`` -> indexes; None when malformed.
+
+    Cached: every port of a switch (and every switch of a fleet) writes the same few index
+    texts."""
     out: list[int] = []
     for part in (p.strip() for p in text.split(",")):
         if not part:
@@ -236,16 +241,19 @@ def parse_indexes(text: str, hi: int = _MAX_INDEX) -> list[int] | None:
         if lo < 0 or top < lo or top > hi:
             return None
         out.extend(range(lo, top + 1))
-    return out
+    return tuple(out)
 
 
-def split_names(text: str) -> list[str]:
-    """Comma-separated port names (``"Ethernet0,Ethernet4"``)."""
-    return [n.strip() for n in text.split(",") if n.strip()]
+@lru_cache(maxsize=4096)
+def split_names(text: str) -> tuple[str, ...]:
+    """Comma-separated port names (``"Ethernet0,Ethernet4"``); cached (keys repeat across a
+    fleet's switches)."""
+    return tuple(n.strip() for n in text.split(",") if n.strip())
 
 
-def port_index_key(key: str) -> tuple[list[str], list[int]] | None:
-    """``"Ethernet0,Ethernet4|3-4"`` -> (ports, indexes); None when malformed."""
+@lru_cache(maxsize=8192)
+def port_index_key(key: str) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
+    """``"Ethernet0,Ethernet4|3-4"`` -> (ports, indexes); None when malformed. Cached."""
     ports_text, bar, index_text = key.rpartition("|")
     if not bar:
         return None

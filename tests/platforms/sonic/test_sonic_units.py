@@ -121,12 +121,13 @@ def test_asic_family(platform: str | None, hwsku: str | None, family: str | None
     ],
 )
 def test_parse_indexes(text: str, expected: list[int] | None) -> None:
-    assert parse_indexes(text) == expected
+    got = parse_indexes(text)
+    assert got == (None if expected is None else tuple(expected))
 
 
 def test_port_index_key() -> None:
-    assert port_index_key("Ethernet0|3") == (["Ethernet0"], [3])
-    assert port_index_key("Ethernet0,Ethernet4|3-4") == (["Ethernet0", "Ethernet4"], [3, 4])
+    assert port_index_key("Ethernet0|3") == (("Ethernet0",), (3,))
+    assert port_index_key("Ethernet0,Ethernet4|3-4") == (("Ethernet0", "Ethernet4"), (3, 4))
     assert port_index_key("Ethernet0") is None
     assert port_index_key("|3") is None
     assert port_index_key("Ethernet0|") is None

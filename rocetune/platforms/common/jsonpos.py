@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import accumulate, islice, repeat
+from operator import add
 from typing import Any
 
 from rocetune.errors import ParseError
@@ -25,9 +28,9 @@ _MAX_DEPTH = 200
 _TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"\s*(?:(:)|([,}\]]))?|[{}\[\],]')
 """A key (a string and its colon: group 1), a string value with the delimiter after it
 (group 2; none after a top-level string), or a structural character."""
-_KEY_VALUE = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)"\s*(?:(:)\s*(?:"[^"\\]*(?:\\.[^"\\]*)*")?)?')
-"""A string (group 1: its text as written) and, when it is a key (group 2: its colon), the
-string value after it."""
+_KEY_SPLIT = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)"(\s*(?:(:)\s*(?:"[^"\\]*(?:\\.[^"\\]*)*")?)?)')
+"""A string (group 1: its text as written), then (group 2) the blanks after it and, when it
+is a key (group 3: its colon), the colon and the string value after it."""
 _NON_WS = re.compile(r"[^ \t\n\r]")
 _CONSTANTS = {"NaN", "Infinity", "-Infinity"}
 
@@ -183,21 +186,28 @@ def _scan(text: str, file: str, doc: JsonDoc) -> None:
         elif ch in "{[":
             if len(stack) >= _MAX_DEPTH:
                 raise _fail(text, file, "nesting too deep", m.start())
-            if stack:
-                parent = stack[-1]
-                assert child is not None
-                kids = parent.node.kids
-                reused = again if parent.is_object else parent.seen is not None
-                earlier = kids.get(child) if reused else None
-                node = kids[child] = earlier or JsonNode()
-                path = (*parent.path, child)
-                frame = _Frame(path, node, ch == "{", seen=None if earlier is None else set())
-            else:
-                frame = _Frame((), doc.root, ch == "{")
+            frame = _open(stack[-1] if stack else None, child, again, doc.root, ch == "{")
             stack.append(frame)
             if ch == "[":
                 line, last = _element(text, m.end(), frame, (line, last))
                 child = frame.index - 1
+
+
+def _open(
+    parent: _Frame | None, child: str | int | None, again: bool, root: JsonNode, is_object: bool
+) -> _Frame:
+    """The frame of an object or array that opens as ``child`` of ``parent`` (the document
+    when None). ``again``: ``child`` is a duplicate key, or a key of an object written
+    again; its node is then the earlier one's, updated (see :attr:`_Frame.seen`)."""
+    if parent is None:
+        return _Frame((), root, is_object)
+    assert child is not None
+    kids = parent.node.kids
+    reused = again if parent.is_object else parent.seen is not None
+    earlier = kids.get(child) if reused else None
+    node = kids[child] = earlier or JsonNode()
+    path = (*parent.path, child)
+    return _Frame(path, node, is_object, seen=None if earlier is None else set())
 
 
 def _element(text: str, pos: int, frame: _Frame, at: tuple[int, int]) -> tuple[int, int]:
@@ -224,42 +234,64 @@ def _fast_scan(text: str, value: dict[str, Any]) -> JsonNode:
     """The node tree of a document of objects only, without duplicate keys.
 
     The keys in the text, in order, are the keys of the decoded value walked depth first
-    (``dict`` keeps the order of the text): one regular-expression match per key (a string
-    value after it is taken by the same match). Anything else (an array, a string that is
-    no key, a duplicate key: more keys in the text than in the value, a key that differs)
-    raises :class:`_Fallback`, and the full token scan places the lines.
+    (``dict`` keeps the order of the text). One ``re.split`` cuts the text at every string
+    (a string value after a key goes with its key); the lines of all keys come from the
+    newlines between them, counted and summed by C loops. Anything else (an array, a string
+    that is no key, a duplicate key: more keys in the text than in the value, a key that
+    differs) raises :class:`_Fallback`, and the full token scan places the lines.
     """
-    matches = _KEY_VALUE.finditer(text)
-    count = text.count
-    at = [1, 0]  # line, position counted up to
+    parts = _KEY_SPLIT.split(text)
+    colons = parts[3::4]
+    if None in colons:
+        raise _Fallback  # a string that is no key: an array element or a scalar document
+    gaps = list(map(str.count, parts[0::4], repeat("\n")))
+    tails = map(str.count, parts[2::4], repeat("\n"))
+    # line of key i = line of key i-1 + newlines after key i-1 (tail) + before key i (gap)
+    steps = [gaps[0], *map(add, tails, gaps[1:])]
+    lines = accumulate(steps, initial=1)
+    next(lines)
+    raws = iter(parts[1::4])
 
     def walk(obj: dict[str, Any]) -> JsonNode:
         node = JsonNode()
-        lines, kids = node.lines, node.kids
+        kinds = set(map(type, obj.values()))
+        if list in kinds:
+            raise _Fallback
+        if dict not in kinds:  # fields only: their keys follow each other in the text
+            count = len(obj)
+            written = list(islice(raws, count))
+            if len(written) != count or (written != list(obj) and not _same(written, obj)):
+                raise _Fallback
+            node.lines = dict(zip(obj, islice(lines, count), strict=True))
+            return node
+        own, kids = node.lines, node.kids
         for key, child in obj.items():
-            m = next(matches, None)
-            if m is None or m.group(2) is None:
+            raw = next(raws, None)
+            if raw != key and (raw is None or not _same([raw], [key])):
                 raise _Fallback
-            raw = m.group(1)
-            if raw != key and ("\\" not in raw or json.loads(f'"{raw}"') != key):
-                raise _Fallback
-            pos = m.start()
-            at[0] += count("\n", at[1], pos)
-            at[1] = pos
-            lines[key] = at[0]
+            own[key] = next(lines)
             if type(child) is dict:
                 kids[key] = walk(child)
-            elif type(child) is list:
-                raise _Fallback
         return node
 
     try:
         root = walk(value)
     except RecursionError:
         raise _Fallback from None
-    if next(matches, None) is not None:
+    if next(raws, None) is not None:
         raise _Fallback
     return root
+
+
+def _same(written: list[str], keys: Iterable[str]) -> bool:
+    """The keys as written (JSON escapes not decoded) are ``keys``."""
+    out = list(keys)
+    if len(out) != len(written):
+        return False
+    for raw, key in zip(written, out, strict=True):
+        if raw != key and ("\\" not in raw or json.loads(f'"{raw}"') != key):
+            return False
+    return True
 
 
 def parse_json(text: str, file: str) -> JsonDoc:

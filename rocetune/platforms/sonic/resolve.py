@@ -110,7 +110,7 @@ class Ctx:
         if found is None:
             self.missing(table, ref.value, ref.line)
             return Bound(True, line=ref.line)
-        return Bound(True, dict(found.values), ref.line, found.lines)
+        return Bound(True, found.values, ref.line, found.lines)  # read only: the Port copies it
 
     def ecn_profile(self, ref: At[str | None]) -> EcnProfile:
         """The EcnProfile a QUEUE wred_profile names."""

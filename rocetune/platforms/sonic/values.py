@@ -30,6 +30,7 @@ _INT = re.compile(r"-?\d+")
 _FLOAT = re.compile(r"-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
 _OLD_REF = re.compile(r"\[([A-Za-z0-9_]+)\|([^\]]*)\]")
 _MAX_INDEX = 63
+_ABSENT = object()
 
 
 class Entry(Protocol):
@@ -147,9 +148,12 @@ def _bad(entry: Entry, name: str, pr: Problems, why: str) -> At[None]:
 
 def read_text(entry: Entry, name: str, pr: Problems) -> At[str | None] | None:
     """A string field."""
-    if name not in entry.fields:
+    raw = entry.fields.get(name, _ABSENT)
+    if raw is _ABSENT:
         return None
-    text = as_text(entry.fields[name])
+    if type(raw) is str:  # nearly every field: no other checks
+        return At(raw.strip(), entry.line_of(name))
+    text = as_text(raw)
     if text is None:
         return _bad(entry, name, pr, "expected a string")
     return At(text, entry.line_of(name))

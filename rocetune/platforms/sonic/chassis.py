@@ -22,6 +22,8 @@ not bound. SYSTEM_PORT itself
 
 from __future__ import annotations
 
+from itertools import repeat
+
 from rocetune.platforms.sonic.tables import Entry, RawDb
 from rocetune.platforms.sonic.unparsed import features_of
 from rocetune.platforms.sonic.values import Problems, as_text
@@ -39,7 +41,7 @@ def bind_system_ports(db: RawDb, pr: Problems) -> int:
     remote = 0
     for table in CHASSIS_TABLES:
         entries = db.tables.get(table)
-        if not entries or not any(k.count("|") >= _MIN_PARTS - 1 for k in entries):
+        if not entries or max(map(str.count, entries, repeat("|"))) < _MIN_PARTS - 1:
             continue
         plain = {k: e for k, e in entries.items() if k.count("|") < _MIN_PARTS - 1}
         chassis = [e for k, e in entries.items() if k.count("|") >= _MIN_PARTS - 1]

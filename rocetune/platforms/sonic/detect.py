@@ -109,6 +109,9 @@ def json_body(text: str) -> str:
     as JSON, with its line).
     """
     body = text.lstrip("\ufeff")
+    bare = body.strip()
+    if bare[:1] in ("{", "[") and bare[-1:] in ("}", "]"):
+        return body  # nothing but blanks around the JSON: no capture frame to blank out
     lines = body.split("\n")
     start = next((i for i, ln in enumerate(lines) if ln.lstrip().startswith(("{", "["))), None)
     end = next(

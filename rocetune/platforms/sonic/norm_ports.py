@@ -44,6 +44,7 @@ _CABLE = re.compile(r"(\d+(?:\.\d+)?)m")
 _PORT_QOS_WORDS = ("pfc", "pause", "flow", "qos", "buffer", "ecn", "wred", "queue", "dscp")
 _PORT_KNOWN = frozenset({"speed", "mtu", "admin_status", "pfc_asym", "fec", "alias", "lanes"})
 _WD_IGNORED = frozenset({"pfc_stat_history"})
+_WD_KNOWN = frozenset({"action", "detection_time", "restoration_time"}) | _WD_IGNORED
 _MAX_SPEED_MBPS = 10_000_000
 
 
@@ -73,9 +74,10 @@ def _port(entry: Entry, pr: Problems) -> PortCfg:
     port.alias = read_text(entry, "alias", pr)
     port.lanes = _lanes(entry, pr)
     for name in entry.fields:
-        lowered = name.lower()
-        if name not in _PORT_KNOWN and any(w in lowered for w in _PORT_QOS_WORDS):
-            pr.unknown_field(entry, name)
+        if name not in _PORT_KNOWN:
+            lowered = name.lower()
+            if any(w in lowered for w in _PORT_QOS_WORDS):
+                pr.unknown_field(entry, name)
     return port
 
 
@@ -121,7 +123,7 @@ def _watchdog(entry: Entry, pr: Problems) -> WatchdogCfg:
     wd.detection = read_int(entry, "detection_time", pr, lo=0)
     wd.restoration = read_int(entry, "restoration_time", pr, lo=0)
     for name in entry.fields:
-        if name not in {"action", "detection_time", "restoration_time"} | _WD_IGNORED:
+        if name not in _WD_KNOWN:
             pr.unknown_field(entry, name)
     return wd
 

@@ -16,8 +16,6 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from itertools import accumulate, islice, repeat
-from operator import add
 from typing import Any
 
 from rocetune.errors import ParseError
@@ -28,9 +26,9 @@ _MAX_DEPTH = 200
 _TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"\s*(?:(:)|([,}\]]))?|[{}\[\],]')
 """A key (a string and its colon: group 1), a string value with the delimiter after it
 (group 2; none after a top-level string), or a structural character."""
-_KEY_SPLIT = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)"(\s*(?:(:)\s*(?:"[^"\\]*(?:\\.[^"\\]*)*")?)?)')
-"""A string (group 1: its text as written), then (group 2) the blanks after it and, when it
-is a key (group 3: its colon), the colon and the string value after it."""
+_KEY_VALUE = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)"\s*(?:(:)\s*(?:"[^"\\]*(?:\\.[^"\\]*)*")?)?')
+"""A string (group 1: its text as written) and, when it is a key (group 2: its colon), the
+string value after it."""
 _NON_WS = re.compile(r"[^ \t\n\r]")
 _CONSTANTS = {"NaN", "Infinity", "-Infinity"}
 
@@ -234,51 +232,42 @@ def _fast_scan(text: str, value: dict[str, Any]) -> JsonNode:
     """The node tree of a document of objects only, without duplicate keys.
 
     The keys in the text, in order, are the keys of the decoded value walked depth first
-    (``dict`` keeps the order of the text). One ``re.split`` cuts the text at every string
-    (a string value after a key goes with its key); the lines of all keys come from the
-    newlines between them, counted and summed by C loops. Anything else (an array, a string
-    that is no key, a duplicate key: more keys in the text than in the value, a key that
-    differs) raises :class:`_Fallback`, and the full token scan places the lines.
+    (``dict`` keeps the order of the text): one regular-expression match per key (a string
+    value after it is taken by the same match), matched as the walk goes (no list of all
+    strings is ever held). Anything else (an array, a string that is no key, a duplicate
+    key: more keys in the text than in the value, a key that differs) raises
+    :class:`_Fallback`, and the full token scan places the lines.
     """
-    parts = _KEY_SPLIT.split(text)
-    colons = parts[3::4]
-    if None in colons:
-        raise _Fallback  # a string that is no key: an array element or a scalar document
-    gaps = list(map(str.count, parts[0::4], repeat("\n")))
-    tails = map(str.count, parts[2::4], repeat("\n"))
-    # line of key i = line of key i-1 + newlines after key i-1 (tail) + before key i (gap)
-    steps = [gaps[0], *map(add, tails, gaps[1:])]
-    lines = accumulate(steps, initial=1)
-    next(lines)
-    raws = iter(parts[1::4])
+    matches = _KEY_VALUE.finditer(text)
+    count = text.count
+    at = [1, 0]  # line, position counted up to
 
     def walk(obj: dict[str, Any]) -> JsonNode:
         node = JsonNode()
-        kinds = set(map(type, obj.values()))
-        if list in kinds:
-            raise _Fallback
-        if dict not in kinds:  # fields only: their keys follow each other in the text
-            count = len(obj)
-            written = list(islice(raws, count))
-            if len(written) != count or (written != list(obj) and not _same(written, obj)):
-                raise _Fallback
-            node.lines = dict(zip(obj, islice(lines, count), strict=True))
-            return node
         own, kids = node.lines, node.kids
         for key, child in obj.items():
-            raw = next(raws, None)
-            if raw != key and (raw is None or not _same([raw], [key])):
+            m = next(matches, None)
+            if m is None or m.group(2) is None:
+                raise _Fallback  # fewer keys than the value, or a string that is no key
+            raw = m.group(1)
+            if raw != key and not _same([raw], [key]):
                 raise _Fallback
-            own[key] = next(lines)
-            if type(child) is dict:
+            pos = m.start()
+            at[0] += count("\n", at[1], pos)
+            at[1] = pos
+            own[key] = at[0]
+            kind = type(child)
+            if kind is dict:
                 kids[key] = walk(child)
+            elif kind is list:
+                raise _Fallback
         return node
 
     try:
         root = walk(value)
     except RecursionError:
         raise _Fallback from None
-    if next(raws, None) is not None:
+    if next(matches, None) is not None:
         raise _Fallback
     return root
 

@@ -203,13 +203,14 @@ def read_ref(entry: Entry, name: str, table: str, pr: Problems) -> At[str | None
     if text is None or text.value is None:
         return text
     value = text.value
-    if value.startswith("["):
-        m = _OLD_REF.fullmatch(value)
-        if m is None:
-            return _bad(entry, name, pr, f"expected a {table} name or [{table}|name]")
-        if m.group(1) != table:
-            return _bad(entry, name, pr, f"refers to table {m.group(1)}, expected {table}")
-        value = m.group(2)
+    if not value.startswith("["):
+        return text if value else _bad(entry, name, pr, f"empty {table} reference")
+    m = _OLD_REF.fullmatch(value)
+    if m is None:
+        return _bad(entry, name, pr, f"expected a {table} name or [{table}|name]")
+    if m.group(1) != table:
+        return _bad(entry, name, pr, f"refers to table {m.group(1)}, expected {table}")
+    value = m.group(2)
     if not value:
         return _bad(entry, name, pr, f"empty {table} reference")
     return At(value, text.line)

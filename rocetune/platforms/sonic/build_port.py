@@ -264,11 +264,15 @@ def _ecn(ctx: Ctx, name: str) -> dict[int, EcnProfile] | None:
     if "QUEUE" not in ctx.cfg.present:
         return None
     out: dict[int, EcnProfile] = {}
+    parent = f"ports.{name}.ecn"
+    recorded = False  # the parent's line is its first entry's (the first record wins)
     for q, queue in sorted(ctx.cfg.queues.get(name, {}).items()):
         if queue.wred_profile is not None:
             out[q] = ctx.ecn_profile(queue.wred_profile)
-            ctx.ref(f"ports.{name}.ecn.{q}", queue.line)
-            ctx.ref(f"ports.{name}.ecn", queue.line)
+            ctx.ref(f"{parent}.{q}", queue.line)
+            if not recorded and queue.line is not None:
+                ctx.ref(parent, queue.line)
+                recorded = True
     return out
 
 
@@ -276,11 +280,15 @@ def _schedulers(ctx: Ctx, name: str) -> dict[int, Scheduler] | None:
     if "QUEUE" not in ctx.cfg.present:
         return None
     out: dict[int, Scheduler] = {}
+    parent = f"ports.{name}.schedulers"
+    recorded = False
     for q, queue in sorted(ctx.cfg.queues.get(name, {}).items()):
         if queue.scheduler is not None:
             out[q] = ctx.scheduler(queue.scheduler)
-            ctx.ref(f"ports.{name}.schedulers.{q}", queue.line)
-            ctx.ref(f"ports.{name}.schedulers", queue.line)
+            ctx.ref(f"{parent}.{q}", queue.line)
+            if not recorded and queue.line is not None:
+                ctx.ref(parent, queue.line)
+                recorded = True
     return out
 
 
@@ -290,8 +298,12 @@ def _buffers(
     if table not in ctx.cfg.present:
         return None
     out: dict[int, BufferProfile] = {}
+    parent = f"ports.{name}.{attr}"
+    recorded = False
     for i, binding in sorted(bindings.get(name, {}).items()):
         out[i] = ctx.buffer_profile(binding.profile)
-        ctx.ref(f"ports.{name}.{attr}.{i}", binding.line)
-        ctx.ref(f"ports.{name}.{attr}", binding.line)
+        ctx.ref(f"{parent}.{i}", binding.line)
+        if not recorded and binding.line is not None:
+            ctx.ref(parent, binding.line)
+            recorded = True
     return out

@@ -24,6 +24,7 @@ _ERROR = re.compile(
     r"is not loaded|failed to|no such device|-e- )",
     re.IGNORECASE,
 )
+_INT = re.compile(r"[+-]?\d{1,12}")
 
 
 @dataclass
@@ -76,8 +77,11 @@ def is_error(text: str) -> bool:
 
 def take_errors(segment: Segment, notes: Notes) -> list[tuple[int, str]]:
     """The non-blank lines of ``segment`` that are not error messages (errors are noted)."""
+    lines = segment.meaningful()
+    if _ERROR.search("\n".join(text for _, text in lines)) is None:
+        return lines  # no error message (none of them spans a line break)
     kept = []
-    for number, text in segment.meaningful():
+    for number, text in lines:
         if is_error(text):
             notes.error(number, text)
         else:
@@ -88,7 +92,7 @@ def take_errors(segment: Segment, notes: Notes) -> list[tuple[int, str]]:
 def to_int(text: str, low: int, high: int) -> int | None:
     """A decimal integer in ``low..high``, or None."""
     value = text.strip()
-    if not re.fullmatch(r"[+-]?\d{1,12}", value):
+    if not _INT.fullmatch(value):
         return None
     number = int(value)
     return number if low <= number <= high else None

@@ -35,6 +35,20 @@ _SHELL = re.compile(
     r"(?:sudo|sysctl|modprobe|systemctl|lspci|ibstat|devlink|lldptool|dcb|mkdir|export)\s"
 )
 _FENCE = re.compile(r"\s*```[\w-]*\s*")
+_FIRST_WORDS = (
+    # _SYSFS_WRITE and _SHELL
+    "sudo|sh|bash|echo|sysctl|modprobe|systemctl|lspci|ibstat|devlink|lldptool|dcb|mkdir|export"
+    # commands.strip_command's prefixes, then the first word of every host read command
+    "|command|exec|time|ibdev2netdev|hostname|lldpcl|mlnx_qos|cat|ethtool|grep|cma_roce_"
+    "|show_gids|ibv_devinfo|mlxconfig|mstconfig"
+)
+"""Every word a line that :func:`prompt_command` or :func:`bare_command` accepts may start
+with (after blanks); a superset: a line starting otherwise is output (tests keep it in step
+with :data:`~.commands.KINDS`)."""
+_MAY_START = re.compile(rf"^\s*(?:[\[$+#]|{_FIRST_WORDS})|[@`]", re.MULTILINE)
+"""Finds every line that may start a command (and some that do not): a text without one is
+plain output, one segment (the fast path of :func:`split`)."""
+_MAY_START_LINE = re.compile(rf"\s*(?:[\[$+#]|{_FIRST_WORDS})|[^@`]*[@`]")
 MAX_LINES = 200_000
 """Lines read per file (outputs of real hosts are far shorter)."""
 
@@ -116,21 +130,28 @@ def bare_command(line: str) -> str | None:
 
 def split(text: str, file: str, *, transcript: bool = True) -> list[Segment]:
     """Split ``text`` into segments; with ``transcript=False`` the whole text is one output."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")[:MAX_LINES]
+    normal = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = normal.split("\n")[:MAX_LINES]
+    if lines[0].startswith("\ufeff"):
+        lines[0] = lines[0].lstrip("\ufeff")
+    elif "`" not in normal and (not transcript or _MAY_START.search(normal) is None):
+        # plain command output: no line can be a fence, prompt or command line
+        return [Segment(file, tuple(enumerate(lines, start=1)))]
     segments: list[Segment] = []
     current: list[tuple[int, str]] = []
     command: str | None = None
     command_line: int | None = None
-    for number, raw in enumerate(lines, start=1):
-        line = raw.lstrip("\ufeff") if number == 1 else raw
-        if _FENCE.fullmatch(line):
+    for number, line in enumerate(lines, start=1):
+        if "`" in line and _FENCE.fullmatch(line):
             continue
-        found = (prompt_command(line) or bare_command(line)) if transcript else None
-        if found is None and transcript and line.startswith("#"):
-            root = bare_command(line[1:]) if line.startswith("# ") else None
-            if root is None:
-                continue  # a script comment or ``#!/bin/bash``: no output of any command
-            found = root
+        found = None
+        if transcript and _MAY_START_LINE.match(line) is not None:
+            found = prompt_command(line) or bare_command(line)
+            if found is None and line.startswith("#"):
+                root = bare_command(line[1:]) if line.startswith("# ") else None
+                if root is None:
+                    continue  # a script comment or ``#!/bin/bash``: no output of any command
+                found = root
         if found is None:
             current.append((number, line))
             continue

@@ -23,6 +23,7 @@ platform's driver decides which command that file stands for.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -183,11 +184,14 @@ def read_directory(directory: Path) -> Snapshot:
         raise SnapshotError("snapshot directory does not exist", file=directory)
     files: dict[str, SourceFile] = {}
     refused: list[tuple[str, str]] = []
-    for p in sorted(directory.iterdir()):
-        if p.name == META_FILE or p.name.startswith("."):
+    with os.scandir(directory) as scan:  # the entries' types without a stat per file
+        entries = sorted(scan, key=_path_order)
+    for entry in entries:
+        if entry.name == META_FILE or entry.name.startswith("."):
             continue
-        if p.is_symlink() or not p.is_file():
-            why = "a symbolic link: not followed" if p.is_symlink() else "not a regular file"
+        p = directory / entry.name
+        if entry.is_symlink() or not entry.is_file():
+            why = "a symbolic link: not followed" if entry.is_symlink() else "not a regular file"
             refused.append((str(p), why))
             continue
         try:
@@ -196,6 +200,11 @@ def read_directory(directory: Path) -> Snapshot:
             refused.append((str(p), exc.message))
     meta = read_meta(directory)
     return Snapshot(files=files, meta=meta, origin=str(directory), refused=tuple(refused))
+
+
+def _path_order(entry: os.DirEntry[str]) -> str:
+    """Sort key of directory entries: the order of their paths (case-blind on Windows)."""
+    return entry.name.lower() if os.name == "nt" else entry.name
 
 
 def read_single_file(path: Path, as_command: Command) -> Snapshot:

@@ -1,7 +1,8 @@
 """``segments.split``'s fast path (one segment for plain command output) splits exactly as
 every line tried as a prompt / command line does: the reference below is that line-by-line
 algorithm, run on every text file of the repository, on edge cases at the boundary of the
-pre-filter and on generated transcripts."""
+pre-filter and on generated transcripts. ``base.is_error`` / ``take_errors`` (lower-cased
+ASCII, one search per segment) find the lines the case-insensitive pattern finds."""
 
 from __future__ import annotations
 
@@ -197,3 +198,41 @@ _TEXT = st.tuples(
 @given(_TEXT)
 def test_generated_texts_split_as_before(text: str) -> None:
     _same(text)
+
+
+_ERROR_PIECES = st.sampled_from(
+    [
+        "No such file or directory",
+        "NO SUCH DEVICE",
+        "Permission Denied",
+        "command not found",
+        "-E- ",
+        "-e-",
+        "is not loaded",
+        "failed",
+        " to",
+        "\u0130s not loaded",  # dotted capital I: IGNORECASE matches it with "i"
+        "\u0131s not loaded",  # dotless i
+        "mu\u017ft be root",  # long s
+        "\u212a",  # Kelvin sign
+        "cannot get",
+        "Speed: 400000Mb/s",
+        "\n",
+        " ",
+        "x",
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_ERROR_PIECES, max_size=6).map("".join))
+def test_error_lines_are_found_as_the_case_insensitive_pattern_finds_them(text: str) -> None:
+    from rocetune.platforms.linux_host.base import _ERROR, Notes, is_error, take_errors
+
+    assert is_error(text) == (_ERROR.search(text) is not None)
+    lines = tuple(enumerate(text.split("\n"), start=1))
+    notes = Notes("f")
+    kept = take_errors(Segment("f", lines), notes)
+    meaningful = [(n, t) for n, t in lines if t.strip()]
+    assert kept == [(n, t) for n, t in meaningful if _ERROR.search(t) is None]
+    assert [n for n, _ in notes.errors] == [n for n, t in meaningful if _ERROR.search(t)]

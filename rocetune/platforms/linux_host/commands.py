@@ -258,14 +258,18 @@ def commands(nics: Sequence[str] = ()) -> tuple[Command, ...]:
     return tuple(out)
 
 
+_STDERR = re.compile(r"\s2$")
+_RUNNER = re.compile(r"(?:sudo(?:\s+-\S+)*|command|exec|time)\s+")
+
+
 def strip_command(text: str) -> str:
     """A command line without ``sudo``, pipes, redirections and surrounding blanks."""
     cmd = text.strip()
     for sep in ("|", ">", "&&", ";"):
         cmd = cmd.split(sep, 1)[0]
-    cmd = re.sub(r"\s2$", "", cmd.strip())
+    cmd = _STDERR.sub("", cmd.strip())
     while True:
-        match = re.match(r"(?:sudo(?:\s+-\S+)*|command|exec|time)\s+", cmd)
+        match = _RUNNER.match(cmd)
         if match is None:
             return cmd.strip()
         cmd = cmd[match.end() :]

@@ -112,7 +112,7 @@ def _read_file(
         if host is not None:
             out.hostname = (host[0], source.path, host[1])
     out.unparsed.extend(notes.items)
-    where = PurePath(source.path).name
+    where = PurePath(source.path).name if notes.errors else ""
     for line, text in notes.errors:
         out.facts.setdefault(f"error.{where}" + (f":{line}" if line else ""), text)
 

@@ -22,6 +22,7 @@ from rocetune.checks.base import (
     Rule,
     RuleOptions,
 )
+from rocetune.checks.scope import RoceScope
 from rocetune.errors import ConfigError
 from rocetune.model import (
     Device,
@@ -379,11 +380,13 @@ def run_checks(
     refs: dict[tuple[str, str | None], SourceRef | None] = {}
     index = _UnparsedIndex(fabric)
     unverified: dict[tuple[str, int], _Unverified] = {}
+    scopes: dict[str, RoceScope] = {}  # RoCE ports of a device: found once for every rule
+    memo: dict[tuple[object, ...], tuple[tuple[object, ...], object]] = {}  # CheckContext.memo
     for rule_cls in rules:
         if rule_cls.meta.code == MISSING_CODE:
             continue
         opts = options.get(rule_cls.meta.code) or rule_cls.options_model()
-        ctx = CheckContext(fabric=fabric, options=opts, only=only)
+        ctx = CheckContext(fabric=fabric, options=opts, only=only, _scopes=scopes, _memo=memo)
         rule = rule_cls()
         kind = subject_kind(rule_cls) if store is not None else None
         if store is None or kind is None:

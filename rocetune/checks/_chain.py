@@ -12,7 +12,7 @@ from typing import TypeVar
 
 from rocetune.checks.base import CheckContext, Missing, RuleOptions, port_path
 from rocetune.checks.helpers import PortLike, missing
-from rocetune.model import Port
+from rocetune.model import Link, Port
 
 
 def _lookup(
@@ -54,13 +54,20 @@ def pg_of(device: str, port: Port, priority: int) -> int | Missing:
 
 def link_length(ctx: CheckContext, device: str, port: str) -> float | None:
     """The longest known ``length_m`` of the fabric links ending at ``device:port``."""
-    lengths = [
-        lk.length_m
-        for lk in ctx.links_of(device)
-        if lk.length_m is not None
-        and any(e.device == device and e.port == port for e in (lk.a, lk.b))
-    ]
-    return max(lengths) if lengths else None
+    links = ctx.fabric.links
+    return ctx.memo("link lengths", (links,), lambda: _lengths(links)).get((device, port))
+
+
+def _lengths(links: tuple[Link, ...]) -> dict[tuple[str, str], float]:
+    """(device, port) -> the longest known ``length_m`` of the links ending there (one pass
+    over the fabric's links instead of one over a device's links per port)."""
+    out: dict[tuple[str, str], float] = {}
+    for lk in links:
+        if lk.length_m is None:
+            continue
+        for end in {(lk.a.device, lk.a.port), (lk.b.device, lk.b.port)}:
+            out[end] = max(out[end], lk.length_m) if end in out else lk.length_m
+    return out
 
 
 OptionsT = TypeVar("OptionsT", bound=RuleOptions)

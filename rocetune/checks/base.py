@@ -14,9 +14,9 @@ features, the engine reports RT000 "could not verify" instead (see rocetune.engi
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal, TypeVar, cast
 
 from rocetune.checks.memo import per_device
 from rocetune.checks.scope import RoceScope, roce_scope
@@ -36,6 +36,7 @@ from rocetune.model import (
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+_T = TypeVar("_T")
 Scope = Literal["port", "device", "link", "fabric", "counters", "verify"]
 
 
@@ -107,6 +108,9 @@ class CheckContext:
     further, so what the change does to the findings is the same as over the whole fabric."""
     _links_by_device: dict[str, list[Link]] = field(default_factory=dict, repr=False)
     _scopes: dict[str, RoceScope] = field(default_factory=dict, repr=False)
+    _memo: dict[tuple[object, ...], tuple[tuple[object, ...], object]] = field(
+        default_factory=dict, repr=False
+    )
 
     def __post_init__(self) -> None:
         if not self._links_by_device:
@@ -143,6 +147,18 @@ class CheckContext:
             found = per_device(("scope",), (device, links), lambda: roce_scope(device, links))
             self._scopes[device.name] = found
         return found
+
+    def memo(self, name: str, inputs: tuple[object, ...], compute: Callable[[], _T]) -> _T:
+        """``compute()`` once per run for the same ``inputs`` (compared by identity: ports
+        hold equal maps as one shared object, :mod:`rocetune.model.share`). ``name`` tells
+        the computations apart; the value is shared, so callers must not change it."""
+        key = (name, *map(id, inputs))
+        hit = self._memo.get(key)
+        if hit is not None and all(a is b for a, b in zip(hit[0], inputs, strict=True)):
+            return cast(_T, hit[1])
+        value = compute()
+        self._memo[key] = (inputs, value)  # holding the inputs keeps their ids unique
+        return value
 
     def roce_ports(self, device: Device) -> list[Port]:
         """Switch ports that carry RoCE (admin-down ports never do).

@@ -270,13 +270,11 @@ def _check_stray(
     dmap = port.dscp_to_priority or {}
     want = frozenset(ctx.intent.lossless_priorities)
     roce = frozenset(ctx.intent.roce_dscp)
-    stray = {
-        d: p
-        for d, p in sorted(dmap.items())
-        if d not in roce and (p in want or priority_tc(port, p) in tcs)
-    }
+    lossless = {p for p in set(dmap.values()) if p in want or priority_tc(port, p) in tcs}
+    stray = {d: p for d, p in dmap.items() if p in lossless and d not in roce}
     if not stray:
         return
+    stray = dict(sorted(stray.items()))
     groups: dict[int, list[int]] = {}
     for d, p in stray.items():
         groups.setdefault(p, []).append(d)

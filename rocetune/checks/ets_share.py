@@ -204,7 +204,9 @@ def _bulk(dev: Device, port: PortLike, ctx: CheckContext) -> Iterator[Result]:
     if needed:
         yield from needed
         return
-    carriers = _carriers(table, ctx)
+    port_type = type(port)
+    maps = (port.dscp_to_priority, port.priority_to_tc, getattr(port, "tc_to_queue", None))
+    carriers = ctx.memo("RT404 carriers", (port_type, *maps), lambda: _carriers(table, ctx))
     bad = sorted(strict & set(carriers))
     if bad:
         yield _bulk_issue(table, {k: carriers[k] for k in bad})
@@ -228,16 +230,22 @@ def _carriers(table: _Table, ctx: CheckContext) -> dict[int, tuple[set[int], set
     8-to-1 map) do not make it data-carrying: that class is meant to be strict (RT403).
     """
     port = table.port
+    intent = ctx.intent
     ptc = port.priority_to_tc or {}
-    cnp_tc = ptc.get(ctx.intent.cnp.priority)
+    cnp_tc = ptc.get(intent.cnp.priority)
     cnp_key = None if cnp_tc is None else table.tc_key(cnp_tc)
+    cnp_dscp = intent.cnp.dscp
+    keys: dict[int, int | None] = {}  # priority -> its scheduler key (8 priorities, 64 DSCPs)
     out: dict[int, tuple[set[int], set[int]]] = {}
     for dscp, prio in (port.dscp_to_priority or {}).items():
-        tc = ptc.get(prio)
-        key = None if tc is None else table.tc_key(tc)
-        if key is not None and dscp != ctx.intent.cnp.dscp and key != cnp_key:
+        if prio in keys:
+            key = keys[prio]
+        else:
+            tc = ptc.get(prio)
+            key = keys[prio] = None if tc is None else table.tc_key(tc)
+        if key is not None and dscp != cnp_dscp and key != cnp_key:
             out.setdefault(key, (set(), set()))[0].add(dscp)
-    for prio in ctx.intent.lossless_priorities:
+    for prio in intent.lossless_priorities:
         tc = ptc.get(prio)
         key = None if tc is None else table.tc_key(tc)
         if key is not None:

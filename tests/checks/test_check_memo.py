@@ -1,0 +1,92 @@
+"""Work shared by the rules of one run: ``CheckContext.memo`` (by identity of its inputs),
+the RoCE scopes found once per device, link lengths indexed once per fabric, and RT404's
+carriers memoised per shared map: the findings are those of every port computed alone."""
+
+from __future__ import annotations
+
+from rocetune.checks._chain import link_length
+from rocetune.checks.base import CheckContext, RuleOptions
+from rocetune.checks.ets_share import BulkStrict
+from rocetune.engine import run_checks
+from rocetune.model import Device, Fabric, Intent, Link, LinkEnd, Port, Scheduler
+
+
+def _ctx(fabric: Fabric) -> CheckContext:
+    return CheckContext(fabric=fabric, options=RuleOptions())
+
+
+def test_memo_computes_once_per_identical_inputs_and_again_for_equal_copies() -> None:
+    ctx = _ctx(Fabric())
+    calls: list[int] = []
+    first = {1: 2}
+    equal = {1: 2}
+
+    def compute() -> int:
+        calls.append(1)
+        return len(calls)
+
+    assert ctx.memo("x", (first,), compute) == 1
+    assert ctx.memo("x", (first,), compute) == 1
+    assert ctx.memo("x", (equal,), compute) == 2  # equal but another object: computed
+    assert ctx.memo("y", (first,), compute) == 3  # another computation of the same input
+    assert len(calls) == 3
+
+
+def _link(a: str, pa: str, b: str, pb: str, length: float | None) -> Link:
+    return Link(a=LinkEnd(device=a, port=pa), b=LinkEnd(device=b, port=pb), length_m=length)
+
+
+def test_link_length_is_the_longest_known_length_at_that_port() -> None:
+    links = (
+        _link("s1", "E0", "s2", "E0", 3.0),
+        _link("s1", "E0", "s3", "E0", 30.0),
+        _link("s1", "E1", "s2", "E1", None),
+        _link("s1", "E2", "s1", "E2", 5.0),  # a loop: both ends on one port
+        _link("s2", "E2", "s1", "E3", 7.0),
+    )
+    ctx = _ctx(Fabric(links=links))
+    assert link_length(ctx, "s1", "E0") == 30.0
+    assert link_length(ctx, "s2", "E0") == 3.0
+    assert link_length(ctx, "s1", "E1") is None
+    assert link_length(ctx, "s1", "E2") == 5.0
+    assert link_length(ctx, "s1", "E3") == 7.0
+    assert link_length(ctx, "s3", "E1") is None
+
+
+def _strict_port(name: str, dmap: dict[int, int], ptc: dict[int, int]) -> Port:
+    scheds = {q: Scheduler(kind="strict" if q == 3 else "dwrr", weight=10) for q in range(8)}
+    return Port(
+        name=name,
+        dscp_to_priority=dmap,
+        priority_to_tc=ptc,
+        tc_to_queue={t: t for t in range(8)},
+        schedulers=scheds,
+        pfc_rx=(3,),
+        pfc_tx=(3,),
+    )
+
+
+def test_rt404_on_ports_sharing_maps_is_what_each_port_gives_alone() -> None:
+    shared = {d: d // 8 for d in range(64)}
+    ptc = {p: p for p in range(8)}
+    other = {**shared, 10: 3, 11: 3}
+    ports = {
+        "E0": _strict_port("E0", shared, ptc),
+        "E1": _strict_port("E1", shared, ptc),  # the same map objects: memoised
+        "E2": _strict_port("E2", dict(shared), dict(ptc)),  # equal copies
+        "E3": _strict_port("E3", other, ptc),  # another map: its own carriers
+    }
+    dev = Device(name="s1", kind="switch", platform="t", ports=ports)
+    fabric = Fabric(intent=Intent(), devices={"s1": dev})
+    together = run_checks(fabric, [BulkStrict])
+    alone = []
+    for name, port in ports.items():
+        one = Fabric(
+            intent=Intent(), devices={"s1": dev.model_copy(update={"ports": {name: port}})}
+        )
+        alone += run_checks(one, [BulkStrict])
+    assert [f.model_dump() for f in together] == [f.model_dump() for f in alone]
+    assert {f.port for f in together} == {"E0", "E1", "E2", "E3"}
+    e3 = next(f for f in together if f.port == "E3")
+    assert "10,11" in e3.message
+    assert "10,11" not in next(f for f in together if f.port == "E0").message

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rocetune.api.parsing import Job, load_all
+from rocetune.api.parsing import Job, load_all, long_lived
 from rocetune.checkcache import scope_of
 from rocetune.checks.base import RuleOptions
 from rocetune.checks.registry import all_rules
@@ -189,15 +189,16 @@ def audit_inventory(
     sharer = Sharer()  # equal maps/profiles of all devices held once (rocetune.model.share)
     entries = list(inv.devices.values())
     jobs = [Job(d.name, sources[d.name], d.platform, d.role, d.asic) for d in entries]
-    with sharing(sharer):  # ports share their maps as they are built
-        loaded = [
-            (d.name, d.platform, _shared(sharer, _declare(item, d)))
-            for d, item in zip(entries, load_all(jobs, processes, cache), strict=True)
-        ]
-    del sharer  # its pool's keys are not needed while checking
-    sel = selection or Selection()
-    scope = scope_of([inv.path])
-    result = _assemble(loaded, inv.intent, inv.links, sel, options, cache=cache, scope=scope)
+    with long_lived() as settle:  # the parsed fabric is not re-scanned by the cyclic GC
+        with sharing(sharer):  # ports share their maps as they are built
+            loaded = []
+            for d, item in zip(entries, load_all(jobs, processes, cache), strict=True):
+                loaded.append((d.name, d.platform, _shared(sharer, _declare(item, d))))
+                settle()
+        del sharer  # its pool's keys are not needed while checking
+        sel = selection or Selection()
+        scope = scope_of([inv.path])
+        result = _assemble(loaded, inv.intent, inv.links, sel, options, cache=cache, scope=scope)
     for name, st in result.devices.items():
         role = inv.devices[name].role if name in inv.devices else None
         if role is not None:

@@ -17,9 +17,11 @@ and terminates the pool on its way out (``finally``), so no worker outlives the 
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -85,6 +87,27 @@ def _load_in_worker(job: Job) -> tuple[Loaded, list[tuple[str, list[Any]]], Coun
 def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+@contextmanager
+def long_lived() -> Iterator[Callable[[], None]]:
+    """A block whose objects alive at each call of the function it gives (``settle``) are
+    kept out of the cyclic garbage collector's scans until the block ends.
+
+    An audit builds the model of a whole fabric (millions of objects that live to the end)
+    while it parses, then allocates findings: every full collection re-scanned the whole
+    model so far (about a fifth of the CPU of a 2,500-host audit). ``settle`` is
+    ``gc.freeze`` (constant time: the objects tracked now move to the permanent generation;
+    reference counting still frees them); the end of the block is ``gc.unfreeze`` (the
+    collector sees them again, including any garbage cycle frozen with them). Nothing
+    changes when the collector is disabled."""
+    if not gc.isenabled():
+        yield lambda: None
+        return
+    try:
+        yield gc.freeze
+    finally:
+        gc.unfreeze()
 
 
 def load_all(

@@ -1,0 +1,54 @@
+"""``api.parsing.long_lived``: objects alive at ``settle()`` are frozen for the cyclic GC during
+an audit and given back at its end (also when the block raises); a disabled GC stays so."""
+
+from __future__ import annotations
+
+import gc
+from pathlib import Path
+
+import pytest
+
+from rocetune import api
+from rocetune.api.parsing import long_lived
+
+LAB = Path(__file__).resolve().parents[2] / "inventories" / "lab" / "inventory.yaml"
+
+
+def test_settle_freezes_and_the_end_of_the_block_unfreezes() -> None:
+    assert gc.get_freeze_count() == 0
+    kept = [object() for _ in range(10)]
+    with long_lived() as settle:
+        settle()
+        assert gc.get_freeze_count() > 0
+    assert gc.get_freeze_count() == 0
+    assert len(kept) == 10
+
+
+def _fail_inside() -> None:
+    with long_lived() as settle:
+        settle()
+        raise RuntimeError
+
+
+def test_an_error_in_the_block_still_unfreezes() -> None:
+    with pytest.raises(RuntimeError):
+        _fail_inside()
+    assert gc.get_freeze_count() == 0
+
+
+def test_a_disabled_collector_is_left_alone() -> None:
+    gc.disable()
+    try:
+        with long_lived() as settle:
+            settle()
+            assert gc.get_freeze_count() == 0
+    finally:
+        gc.enable()
+
+
+def test_an_audit_leaves_nothing_frozen_and_finds_the_same_twice() -> None:
+    before = api.audit(LAB, processes=1)
+    assert gc.get_freeze_count() == 0
+    again = api.audit(LAB, processes=1)
+    assert gc.get_freeze_count() == 0
+    assert [f.model_dump() for f in again.findings] == [f.model_dump() for f in before.findings]

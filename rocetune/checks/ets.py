@@ -95,9 +95,9 @@ def _check_table(where: _Sched, table: dict[int, Scheduler], exact: bool) -> Ite
     percent: dict[int, float] = {}
     complete = True
     for key, sched in sorted(table.items()):
-        label = f"{where.port.name}: scheduler of {where.unit} {key}"
         if sched.kind is None or (sched.kind != "strict" and sched.weight is None):
             complete = False
+            label = f"{where.port.name}: scheduler of {where.unit} {key}"
             yield Missing(where.dev.name, f"{label} (kind/weight) not in snapshot", where.path(key))
         elif sched.kind == "strict":
             if sched.weight:

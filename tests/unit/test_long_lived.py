@@ -52,3 +52,19 @@ def test_an_audit_leaves_nothing_frozen_and_finds_the_same_twice() -> None:
     again = api.audit(LAB, processes=1)
     assert gc.get_freeze_count() == 0
     assert [f.model_dump() for f in again.findings] == [f.model_dump() for f in before.findings]
+
+
+class _Cycle:
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_settle_collects_the_cycles_made_before_it_instead_of_freezing_them() -> None:
+    import weakref
+
+    with long_lived() as settle:
+        cycle = _Cycle()
+        ref = weakref.ref(cycle)
+        del cycle
+        settle()
+        assert ref() is None  # collected, not frozen until the end of the block

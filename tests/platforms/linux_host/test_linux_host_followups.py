@@ -27,8 +27,9 @@ from tests.platforms.linux_host.host_helpers import CORPUS, DRIVER, FIXTURES
 ROOT = Path(__file__).resolve().parents[3]
 SNAPSHOT_DIRS = sorted(
     p.parent
-    for p in ROOT.glob("**/meta.json")
-    if ".venv" not in p.parts and '"linux_host"' in p.read_text(encoding="utf-8")
+    for top in ("inventories", "tests", "examples")
+    for p in (ROOT / top).glob("**/meta.json")
+    if '"linux_host"' in p.read_text(encoding="utf-8")
 )
 LAB_HOSTS = [d for d in SNAPSHOT_DIRS if d.parts[-3:-1] == ("lab", "snapshots")]
 CAPTURE_ROOTS = (ROOT / "tests" / "realworld" / "configs" / "linux_host", CORPUS, FIXTURES)

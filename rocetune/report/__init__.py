@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import os
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -49,9 +50,20 @@ def display_path(file: str | None, base: Path | None = None) -> str | None:
     """Show ``file`` relative to ``base`` (default: the working directory) when inside it."""
     if file is None:
         return None
-    base = base or Path.cwd()
+    return _display(file, str(base or Path.cwd()))
+
+
+@lru_cache(maxsize=1 << 16)
+def _display(file: str, base: str) -> str:
+    """:func:`display_path` (memoised: a report of a big fleet names the same few thousand
+    files in tens of thousands of findings, and resolving a path stats each component)."""
     try:
-        rel = Path(file).resolve().relative_to(base.resolve())
+        rel = Path(file).resolve().relative_to(_resolved(base))
     except ValueError:
         return file
     return rel.as_posix() if os.sep == "/" else str(rel).replace(os.sep, "/")
+
+
+@lru_cache(maxsize=64)
+def _resolved(base: str) -> Path:
+    return Path(base).resolve()

@@ -321,7 +321,10 @@ class Record:
     finding: Finding | None = None
     missing: Missing | None = None
     ref: SourceRef | None = None
-    """Where the missing note's path was defined (looked up when the record was made)."""
+    """Where the missing note's path was defined (when :attr:`looked`)."""
+    looked: bool = False
+    """:attr:`ref` was looked up when the record was made (records to be stored); else the
+    RT000 finding looks the path up as it is made."""
     unverified: tuple[tuple[str, int], ...] = ()
     link: str | None = None
     port: str | None = None
@@ -400,7 +403,8 @@ def run_checks(
                 findings.append(rec.finding)
             elif rec.missing is not None:
                 note = rec.missing
-                if note.device not in missing.get(rule_cls, {}):  # the path RT000 points at
+                first = note.device not in missing.get(rule_cls, {})  # RT000 points at its path
+                if first and rec.looked:
                     refs.setdefault((note.device, note.path), rec.ref)
                 _fold_missing(missing, rule_cls, note)
             for key in rec.unverified:
@@ -417,11 +421,21 @@ def run_checks(
 
 
 def _record(
-    rule_cls: type[Rule], result: Issue | Missing, index: _UnparsedIndex, prov: _Prov
+    rule_cls: type[Rule],
+    result: Issue | Missing,
+    index: _UnparsedIndex,
+    prov: _Prov,
+    *,
+    stored: bool = False,
 ) -> Record:
+    """``stored``: the record will be replayed in another run (its provenance lookups are
+    made now: the other run need not decode the device's provenance table)."""
     if isinstance(result, Missing):
+        if not stored:
+            return Record(missing=result)
         where = prov.get(result.device)
-        return Record(missing=result, ref=where.lookup(result.path) if where is not None else None)
+        ref = where.lookup(result.path) if where is not None else None
+        return Record(missing=result, ref=ref, looked=True)
     items = (
         index.touching(result, rule_cls.meta.features) if _asserts_absence(rule_cls, result) else []
     )
@@ -451,7 +465,7 @@ def _stored(
                 results = cast(LinkRule, rule).check_link(subject, ctx)
             else:
                 results = cast(PortRule | DeviceRule, rule).run_device(subject, ctx)
-            got = [_record(rule_cls, r, index, prov) for r in results]
+            got = [_record(rule_cls, r, index, prov, stored=True) for r in results]
             store.put(kind, subject, code, got)
         yield from got
 

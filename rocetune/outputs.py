@@ -78,6 +78,22 @@ def write_atomic(path: Path, text: str) -> None:
                 os.unlink(tmp)
 
 
+def replace_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file beside it renamed over it (the
+    parent directory is made when missing): readers see the old or the new content, never a
+    part. No fsync (cache files: a lost entry is only a miss); ``OSError`` propagates."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
 def _write_through(path: Path, text: str) -> None:
     """Write to an existing device or FIFO in place (no temporary file, no rename)."""
     try:

@@ -37,7 +37,6 @@ import hashlib
 import inspect
 import json
 import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -45,6 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rocetune import __version__
+from rocetune.outputs import replace_bytes
 from rocetune.statindex import StatIndex
 
 if TYPE_CHECKING:
@@ -244,15 +244,7 @@ class ParseCache:
 
 def _write(path: Path, data: bytes) -> None:
     """Write ``data`` to a temporary file beside ``path`` and rename it over ``path``."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    replace_bytes(path, data)
 
 
 def _encode(result: ParseResult, key: str, identity: str = "") -> bytes:

@@ -20,7 +20,6 @@ a read and a hash.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import stat
@@ -28,6 +27,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from rocetune.outputs import replace_bytes
 
 RACY_NS = 2_000_000_000
 """Files modified this close to (or after) the read are hashed again next time."""
@@ -188,15 +189,4 @@ def write_json(path: Path, data: object) -> None:
 
 def write_bytes(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically (temporary file + rename)."""
-    import tempfile
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    replace_bytes(path, data)

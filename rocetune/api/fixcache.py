@@ -18,10 +18,10 @@ import contextlib
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rocetune.outputs import replace_bytes
 from rocetune.parsecache import CACHE_VERSION, code_fingerprint
 
 if TYPE_CHECKING:
@@ -114,13 +114,4 @@ def store(cache: ParseCache, key: str, fixes: Fixes) -> None:
     path = _path(cache, key)
     data = json.dumps({"key": key, "fixes": [[fp, list(t)] for fp, t in fixes.items()]})
     with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(data)
-            os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        replace_bytes(path, data.encode())

@@ -391,7 +391,7 @@ _NOT_WRAPPED = frozenset(
 def _lazy_class() -> type[Provenance]:
     """A subclass of Provenance whose every method and property first decodes the table
     (built from Provenance's own methods, whatever its internal layout)."""
-    from rocetune.model import Provenance
+    from rocetune.model import Provenance, SourceRef
 
     def wrap(func: Any) -> Any:
         def call(self: Provenance, *args: Any, **kwargs: Any) -> Any:
@@ -420,6 +420,23 @@ def _lazy_class() -> type[Provenance]:
 
     namespace["__reduce_ex__"] = reduce
     namespace["__reduce__"] = reduce
+    whole_lookup = namespace["lookup"]
+
+    def lookup(self: Provenance, path: str | None) -> SourceRef | None:
+        """``lookup(None)`` (the device's own source: what a report or the fix planner asks
+        of every device) answered from the raw table without recording all of it."""
+        raw = getattr(self, "_raw", None)
+        if raw is not None and not path:
+            try:
+                table = _provenance_table(raw)
+            except (ValueError, KeyError, IndexError, TypeError):
+                table = None
+            if table is not None:
+                return next((SourceRef(f, line) for p, f, line in table if p == ""), None)
+        return whole_lookup(self, path)  # type: ignore[no-any-return]
+
+    lookup.__doc__ = whole_lookup.__doc__
+    namespace["lookup"] = lookup
     return type("LazyProvenance", (Provenance,), namespace)
 
 

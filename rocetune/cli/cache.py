@@ -14,15 +14,17 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+_CACHE_DIR = click.option(
+    "--cache-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    envvar="ROCETUNE_CACHE_DIR",
+    help="The cache directory [default: .rocetune_cache; env ROCETUNE_CACHE_DIR].",
+)
+
+
 def cache_options(func: F) -> F:
     """Add --no-cache and --cache-dir (passed to the command as ``no_cache``, ``cache_dir``)."""
-    func = click.option(
-        "--cache-dir",
-        type=click.Path(file_okay=False, path_type=Path),
-        envvar="ROCETUNE_CACHE_DIR",
-        help="Where parsed snapshots are cached [default: .rocetune_cache; env"
-        " ROCETUNE_CACHE_DIR].",
-    )(func)
+    func = _CACHE_DIR(func)
     return click.option(
         "--no-cache",
         is_flag=True,
@@ -45,12 +47,7 @@ def cache_cmd() -> None:
 
 
 @cache_cmd.command("clean")
-@click.option(
-    "--cache-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    envvar="ROCETUNE_CACHE_DIR",
-    help="The cache directory [default: .rocetune_cache; env ROCETUNE_CACHE_DIR].",
-)
+@_CACHE_DIR
 def clean(cache_dir: Path | None) -> None:
     """Remove the cache directory (every rocetune version's entries)."""
     from rocetune.cli.common import run_guarded
@@ -66,12 +63,7 @@ def clean(cache_dir: Path | None) -> None:
 
 
 @cache_cmd.command("info")
-@click.option(
-    "--cache-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    envvar="ROCETUNE_CACHE_DIR",
-    help="The cache directory [default: .rocetune_cache; env ROCETUNE_CACHE_DIR].",
-)
+@_CACHE_DIR
 def info(cache_dir: Path | None) -> None:
     """Print the cache directory's entries and size per rocetune version."""
     from rocetune.parsecache import default_dir, summary

@@ -42,19 +42,6 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return seen
 
 
-@pytest.fixture
-def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    seen: list[str] = []
-    real: Callable[..., Any] = load._parse
-
-    def counting(driver: Any, snap: Any, name: str, role: str | None) -> Any:
-        seen.append(name)
-        return real(driver, snap, name, role)
-
-    monkeypatch.setattr(load, "_parse", counting)
-    return seen
-
-
 def _age(root: Path, seconds: int = 3600) -> None:
     """Set every file's mtime back (ctime cannot be: the racy window is shortened instead)."""
     past = time.time_ns() - seconds * 10**9

@@ -24,20 +24,6 @@ LAB_DEVICES = 10
 
 
 @pytest.fixture
-def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The device names parsed (cache misses reach the platform parser)."""
-    seen: list[str] = []
-    real: Callable[..., Any] = load._parse
-
-    def counting(driver: Any, snap: Any, name: str, role: str | None) -> Any:
-        seen.append(name)
-        return real(driver, snap, name, role)
-
-    monkeypatch.setattr(load, "_parse", counting)
-    return seen
-
-
-@pytest.fixture
 def lab(tmp_path: Path) -> Path:
     """A copy of the lab whose files the test may change."""
     shutil.copytree(LAB, tmp_path / "lab")

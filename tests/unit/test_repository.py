@@ -61,7 +61,7 @@ def test_the_machine_path_pattern_catches_what_it_should() -> None:
     assert _MACHINE_PATH.search(f'CORPUS = Path("{work}/shared/corpus")')
     assert _MACHINE_PATH.search(f"see {home}/alice/rocetune")
     assert not _MACHINE_PATH.search(f"root@sonic:{home}/admin# show pfc counters")
-    assert not _MACHINE_PATH.search("docs/work/notes.md")
+    assert not _MACHINE_PATH.search(f"docs{work}/notes.md")  # relative: not a machine path
 
 
 def _generator() -> object:

@@ -21,7 +21,6 @@ import contextlib
 import hashlib
 import hmac
 import os
-import secrets
 import stat
 from functools import cache
 from pathlib import Path
@@ -50,6 +49,8 @@ def secret() -> bytes | None:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
         with os.fdopen(fd, "wb") as fh:
+            import secrets
+
             fh.write(secrets.token_bytes(32))
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))

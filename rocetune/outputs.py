@@ -15,13 +15,10 @@
 from __future__ import annotations
 
 import contextlib
-import getpass
 import json
 import os
-import socket
 import stat
 import sys
-import tempfile
 import time
 from pathlib import Path
 from types import TracebackType
@@ -63,6 +60,8 @@ def write_atomic(path: Path, text: str) -> None:
     directory = path.parent if str(path.parent) else Path()
     tmp: str | None = None
     try:
+        import tempfile
+
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
@@ -83,6 +82,8 @@ def replace_bytes(path: Path, data: bytes) -> None:
     parent directory is made when missing): readers see the old or the new content, never a
     part. No fsync (cache files: a lost entry is only a miss); ``OSError`` propagates."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    import tempfile  # not at import: a replayed run (rocetune.runcache) writes nothing
+
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -107,6 +108,8 @@ def check_writable(directory: Path) -> None:
     """Create ``directory`` if needed and prove a file can be written in it."""
     try:
         directory.mkdir(parents=True, exist_ok=True)
+        import tempfile
+
         fd, probe = tempfile.mkstemp(prefix=".rocetune-probe-", dir=directory)
         os.close(fd)
         os.unlink(probe)
@@ -115,6 +118,9 @@ def check_writable(directory: Path) -> None:
 
 
 def _owner() -> dict[str, object]:
+    import getpass
+    import socket
+
     try:
         user = getpass.getuser()
     except (KeyError, OSError):
@@ -179,6 +185,8 @@ class DirectoryLock:
         return data if isinstance(data, dict) else {}
 
     def _stale(self) -> bool:
+        import socket
+
         holder = self._holder()
         pid = holder.get("pid")
         if holder.get("host") != socket.gethostname() or not isinstance(pid, int):

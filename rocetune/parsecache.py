@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import inspect
 import json
 import os
 from collections.abc import Mapping
@@ -391,6 +390,8 @@ _NOT_WRAPPED = frozenset(
 def _lazy_class() -> type[Provenance]:
     """A subclass of Provenance whose every method and property first decodes the table
     (built from Provenance's own methods, whatever its internal layout)."""
+    import inspect
+
     from rocetune.model import Provenance, SourceRef
 
     def wrap(func: Any) -> Any:

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from rocetune.cli.cache import cache_options, parse_cache
 from rocetune.cli.collect import collect_options, live_collector
-from rocetune.cli.common import common_options, emit, load_intent, run_guarded
+from rocetune.cli.common import common_options, emit, load_intent, replay, run_guarded
 from rocetune.cli.settings import DISCOVERY_OPTIONS, settings_from
 from rocetune.platforms import KNOWN_PLATFORMS
+
+if TYPE_CHECKING:
+    from rocetune.runcache import Run
 
 
 @click.command()
@@ -45,16 +48,70 @@ def audit(
     the others are collected live over SSH first (see `rocetune collect`). With --snapshots
     DIR (or `snapshots_dir:` in INVENTORY), DIR/<device>/ snapshots are devices as well.
     """
-    from rocetune import api
 
     def job() -> int:
         if inventory is None and snapshots is None:
             click.echo("rocetune: error: give INVENTORY or --snapshots DIR", err=True)
             return 2
-        settings = settings_from(opts)
-        collector, scope = live_collector(opts, save_snapshot)
-        cache = parse_cache(no_cache, cache_dir)
-        with scope:
+        run = None
+        if inventory is not None and snapshots is None and save_snapshot is None:
+            run = _run_entry(inventory, no_cache, cache_dir, opts)
+            done = run.lookup() if run is not None else None
+            if done is not None:  # nothing changed since this command's last run
+                return replay(done, opts)
+        return _audit(
+            inventory,
+            opts,
+            save_snapshot=save_snapshot,
+            snapshots=snapshots,
+            no_cache=no_cache,
+            cache_dir=cache_dir,
+            run=run,
+        )
+
+    sys.exit(run_guarded(job))
+
+
+def _run_entry(
+    inventory: Path, no_cache: bool, cache_dir: Path | None, opts: dict[str, Any]
+) -> Run | None:
+    """This audit's entry in the whole-run cache (rocetune.runcache); None when it cannot
+    have one (--no-cache, --write-baseline, no cache key, an input not a regular file)."""
+    if no_cache or opts.get("write_baseline"):
+        return None
+    from rocetune.cli.common import text_width, use_colour
+    from rocetune.parsecache import default_dir
+    from rocetune.runcache import open_run
+
+    directory = cache_dir if cache_dir is not None else default_dir()
+    tty = opts["output"] is None and sys.stdout.isatty()
+    shown = {
+        "tty": tty,
+        "colour": use_colour(opts.get("color") or "auto", tty),
+        "width": text_width(tty),
+    }
+    return open_run(directory, "audit", inventory, {**opts, "cache_dir": cache_dir}, shown)
+
+
+def _audit(
+    inventory: Path | None,
+    opts: dict[str, Any],
+    *,
+    save_snapshot: Path | None,
+    snapshots: Path | None,
+    no_cache: bool,
+    cache_dir: Path | None,
+    run: Run | None,
+) -> int:
+    """Audit and report; with ``run``, store what was printed when the output is a function
+    of the run's inputs (rocetune.runcache)."""
+    from rocetune import api
+
+    settings = settings_from(opts)
+    collector, scope = live_collector(opts, save_snapshot)
+    cache = parse_cache(no_cache, cache_dir)
+    with scope:
+        if run is None or inventory is None:
             result = api.audit(
                 inventory,
                 settings.selection,
@@ -66,8 +123,26 @@ def audit(
                 cache=cache,
             )
             return emit(result, opts, settings, cache)
+        from rocetune.inventory import load_inventory
 
-    sys.exit(run_guarded(job))
+        inv = load_inventory(inventory)
+        result = api.audit_inventory(
+            inv,
+            settings.selection,
+            settings.options,
+            policy=settings.policy,
+            collector=collector,
+            processes=opts.get("processes"),
+            cache=cache,
+        )
+        result.inventory = str(inventory)  # as api.audit
+        sources = [d.snapshot for d in inv.devices.values()]
+        if inv.snapshots_dir is not None or settings.policy.baseline is not None:
+            return emit(result, opts, settings, cache)
+        if any(s is None for s in sources):  # collected live: not a function of the files
+            return emit(result, opts, settings, cache)
+        paths = [Path(s) for s in sources if s is not None]
+        return emit(result, opts, settings, cache, lambda done: run.store(paths, done))
 
 
 @click.command()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
@@ -20,6 +19,9 @@ if TYPE_CHECKING:
 
 F = TypeVar("F", bound=Callable[..., Any])
 EXIT_NOT_COLLECTED = 3
+DEFAULT_WORKERS = 32
+"""``--workers`` default: rocetune.collect.options.DEFAULT_WORKERS (a test keeps them equal;
+spelt here so that declaring the options imports no SSH code)."""
 INSECURE_WARNING = (
     "rocetune: warning: --insecure-host-keys: host keys are NOT verified; anyone on the path "
     "can impersonate these devices and receive the credentials (use only in a lab)"
@@ -28,8 +30,6 @@ INSECURE_WARNING = (
 
 def collect_options(func: F) -> F:
     """Add the SSH options shared by `collect` and `audit`."""
-    from rocetune.collect.options import DEFAULT_WORKERS
-
     decorators = [
         click.option(
             "--workers",
@@ -192,6 +192,8 @@ def live_collector(
         # A signal can stop the run while collector threads still write here: cleaning up
         # must not replace the KeyboardInterrupt with "Directory not empty" (that turned a
         # Ctrl-C into an internal error and a hang on the still-running threads).
+        import tempfile
+
         tmp = tempfile.TemporaryDirectory(prefix="rocetune-collect-", ignore_cleanup_errors=True)
         holder["dir"] = Path(tmp.name)
         scope = tmp

@@ -14,16 +14,16 @@ from rocetune.cli.settings import CONFIG_OPTIONS
 from rocetune.cli.signals import EXIT_SIGINT, EXIT_SIGTERM, Terminated, interrupted
 
 __all__ = ["EXIT_SIGINT", "EXIT_SIGTERM", "Terminated", "interrupted"]
-from rocetune.engine import Selection
 from rocetune.errors import RocetuneError
-from rocetune.model import Severity
 from rocetune.report import FORMATS
 
 if TYPE_CHECKING:
     from rocetune.config import Settings
+    from rocetune.engine import Selection
     from rocetune.model import AuditResult, Intent
     from rocetune.parsecache import ParseCache
     from rocetune.report.text import TextOptions
+    from rocetune.runcache import Replay
 
 EXIT_INPUT = 2
 F = TypeVar("F", bound=Callable[..., Any])
@@ -128,19 +128,21 @@ def use_colour(choice: str, tty: bool, env: Mapping[str, str] | None = None) -> 
 def text_width(tty: bool, env: Mapping[str, str] | None = None) -> int | None:
     """Wrapping width of the text report: the terminal's on a terminal (or ``COLUMNS`` when
     set), none when writing to a pipe or file (one line per message, grep-friendly)."""
-    import shutil
-
     env = os.environ if env is None else env
     columns = env.get("COLUMNS", "")
     if columns.isdigit() and int(columns) > 0:
         return int(columns)
     if not tty:
         return None
+    import shutil
+
     return shutil.get_terminal_size((100, 24)).columns
 
 
 def selection_from(opts: dict[str, Any]) -> Selection:
     """Build the rule selection from --select/--ignore."""
+    from rocetune.engine import Selection
+
     return Selection(select=_split(opts["select"]) or ("ALL",), ignore=_split(opts["ignore"]))
 
 
@@ -149,10 +151,12 @@ def emit(
     opts: dict[str, Any],
     settings: Settings | None = None,
     cache: ParseCache | None = None,
+    record: Callable[[Replay], object] | None = None,
 ) -> int:
     """Print per-device input errors on stderr, write the report, return the exit code.
 
-    ``cache``: the run's parse cache, which also keeps the ``fix:`` lines' plan."""
+    ``cache``: the run's parse cache, which also keeps the ``fix:`` lines' plan. ``record``:
+    given what the run printed when it had no input error (rocetune.runcache)."""
     from rocetune.cli.settings import finish
     from rocetune.report import render
 
@@ -176,9 +180,34 @@ def emit(
         from rocetune.outputs import write_atomic
 
         write_atomic(output, body)
-    fail_on = settings.fail_on if settings else Severity(opts["fail_on"] or "error")
+    if settings is not None:
+        fail_on = settings.fail_on
+    else:
+        from rocetune.model import Severity
+
+        fail_on = Severity(opts["fail_on"] or "error")
     code = result.exit_code(fail_on)
-    return 0 if code == 1 and opts.get("exit_zero") else code
+    code = 0 if code == 1 and opts.get("exit_zero") else code
+    if record is not None and not result.errors:
+        from rocetune.runcache import Replay
+
+        notes = result.policy.notes() if result.policy is not None else []
+        record(Replay(body, colour, tuple(f"rocetune: {n}" for n in notes), code))
+    return code
+
+
+def replay(done: Replay, opts: dict[str, Any]) -> int:
+    """Print what a stored run printed (rocetune.runcache), as :func:`emit` printed it."""
+    for line in done.notes:
+        click.echo(line, err=True)
+    output: Path | None = opts["output"]
+    if output is None:
+        click.echo(done.body, nl=False, color=done.colour)
+    else:
+        from rocetune.outputs import write_atomic
+
+        write_atomic(output, done.body)
+    return done.code
 
 
 def text_options(opts: dict[str, Any], tty: bool) -> TextOptions:
@@ -233,6 +262,7 @@ __all__ = [
     "common_options",
     "emit",
     "load_intent",
+    "replay",
     "run_guarded",
     "selection_from",
     "text_width",

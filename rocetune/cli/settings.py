@@ -13,8 +13,6 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from rocetune.model import Severity
-
 if TYPE_CHECKING:
     from rocetune.config import Settings
     from rocetune.model import AuditResult
@@ -85,6 +83,7 @@ DISCOVERY_OPTIONS: list[Callable[[Any], Any]] = [
 def settings_from(opts: dict[str, Any]) -> Settings:
     """The effective settings of a run from the config file and the flags."""
     from rocetune.config import CliFlags, load_config, resolve
+    from rocetune.model import Severity
 
     loaded = load_config(opts.get("config_file"))
     fail_on = opts.get("fail_on")

@@ -38,6 +38,7 @@ from rocetune.model import (
 
 MISSING_CODE = "RT000"
 _Prov = Mapping[str, Provenance]
+_Options = Mapping[str, "RuleOptions"]
 _MAX_LISTED = 5
 _MAX_ITEM = 60
 
@@ -378,13 +379,10 @@ def run_checks(
     (:class:`SubjectStore`); the findings are the same."""
     options = options or {}
     prov = provenance or {}
-    findings: list[Finding] = []
-    missing: dict[type[Rule], dict[str, _Missed]] = {}
-    refs: dict[tuple[str, str | None], SourceRef | None] = {}
     index = _UnparsedIndex(fabric)
-    unverified: dict[tuple[str, int], _Unverified] = {}
     scopes: dict[str, RoceScope] = {}  # RoCE ports of a device: found once for every rule
     memo: dict[tuple[object, ...], tuple[tuple[object, ...], object]] = {}  # CheckContext.memo
+    out = _Collected()
     for rule_cls in rules:
         if rule_cls.meta.code == MISSING_CODE:
             continue
@@ -399,25 +397,193 @@ def run_checks(
         else:
             records = _stored(store, kind, rule, ctx, index=index, prov=prov)
         for rec in records:
-            if rec.finding is not None:
-                findings.append(rec.finding)
-            elif rec.missing is not None:
-                note = rec.missing
-                first = note.device not in missing.get(rule_cls, {})  # RT000 points at its path
+            out.add(rule_cls, rec)
+    return out.findings(fabric, prov, report_missing=report_missing)
+
+
+class _Collected:
+    """The records of a run, folded as they come: findings, missing-data notes per rule and
+    device, and what each unparsed item left unverified (:func:`run_checks`)."""
+
+    def __init__(self, keep: frozenset[str] | None = None) -> None:
+        self.keep = keep
+        """Only findings on these devices (and fabric-level ones) are wanted (None: all)."""
+        self.found: list[Finding] = []
+        self.missing: dict[type[Rule], dict[str, _Missed]] = {}
+        self.refs: dict[tuple[str, str | None], SourceRef | None] = {}
+        self.unverified: dict[tuple[str, int], _Unverified] = {}
+
+    def add(self, rule_cls: type[Rule], rec: Record) -> None:
+        keep = self.keep
+        if rec.finding is not None:
+            self.found.append(rec.finding)
+        elif rec.missing is not None:
+            note = rec.missing
+            if keep is None or note.device in keep:
+                first = note.device not in self.missing.get(rule_cls, {})  # RT000: its path
                 if first and rec.looked:
-                    refs.setdefault((note.device, note.path), rec.ref)
-                _fold_missing(missing, rule_cls, note)
-            for key in rec.unverified:
-                what = unverified.setdefault(key, _Unverified({}, {}))
-                what.rules[rule_cls] = None
-                if rec.link is not None:
-                    what.where[rec.link] = True
-                elif rec.port is not None:
-                    what.where[rec.port] = False
-    if report_missing:
-        findings.extend(_missing_findings(missing, _Looked(refs, prov)))
-        findings.extend(_unverified_findings(unverified, fabric, prov))
-    return sort_findings(findings)
+                    self.refs.setdefault((note.device, note.path), rec.ref)
+                _fold_missing(self.missing, rule_cls, note)
+        for key in rec.unverified:
+            if keep is not None and key[0] not in keep:
+                continue
+            what = self.unverified.setdefault(key, _Unverified({}, {}))
+            what.rules[rule_cls] = None
+            if rec.link is not None:
+                what.where[rec.link] = True
+            elif rec.port is not None:
+                what.where[rec.port] = False
+
+    def findings(self, fabric: Fabric, prov: _Prov, *, report_missing: bool) -> list[Finding]:
+        found = self.found
+        if self.keep is not None:
+            keep = self.keep
+            found = [f for f in found if f.device is None or f.device in keep]
+        if report_missing:
+            found.extend(_missing_findings(self.missing, _Looked(self.refs, prov)))
+            found.extend(_unverified_findings(self.unverified, fabric, prov))
+        return sort_findings(found)
+
+
+def recheck(
+    before: Fabric,
+    after: Fabric,
+    rules: Sequence[type[Rule]],
+    options: Mapping[str, RuleOptions] | None,
+    provenance: tuple[_Prov, _Prov],
+    *,
+    only: frozenset[str],
+    report_missing: bool = True,
+) -> tuple[list[Finding], list[Finding]]:
+    """What :func:`run_checks` with ``only`` finds on ``before`` and on ``after`` (the same
+    fabric with devices of ``only`` replaced: ``rocetune plan``'s re-check of a change),
+    restricted to the devices where the two can differ: ``only``, every device a port,
+    device or link rule or an unfocused fabric-wide rule reports on in either run, and
+    fabric-level findings. Fabric-wide rules with :attr:`Rule.focused` read every device
+    but report only on those (:attr:`CheckContext.focus`); when what their verdicts on the
+    other devices depend on changes (their signs differ, e.g. a new majority), both runs
+    are the full ones. Linear in what the change touches, not in the fabric's findings."""
+    opts = options or {}
+    runs = (_Rerun(before, provenance[0], only, opts), _Rerun(after, provenance[1], only, opts))
+    order = [r for r in rules if r.meta.code != MISSING_CODE]
+    focused = [r for r in order if r.focused]
+    for rule_cls in order:
+        if rule_cls not in focused:
+            for run in runs:
+                run.records[rule_cls] = run.run(rule_cls)
+    focus = frozenset(only.union(*(run.devices() for run in runs)))
+    for rule_cls in focused:
+        for run in runs:
+            run.records[rule_cls] = run.run(rule_cls, focus)
+    verdict = _signs_agree(runs[0].signs, runs[1].signs)
+    if verdict == "widen":  # a reference appears: outliers may be new on unfocused devices
+        wider = focus | _with_unparsed(before, after, only)
+        if wider != focus:
+            focus = wider
+            for run in runs:
+                run.signs.clear()
+                for rule_cls in focused:
+                    run.records[rule_cls] = run.run(rule_cls, focus)
+    if verdict == "full":
+        first, second = (
+            run_checks(f, rules, options, p, report_missing=report_missing, only=only)
+            for f, p in zip((before, after), provenance, strict=True)
+        )
+        return first, second
+    got = [run.collect(order, focus, report_missing=report_missing) for run in runs]
+    return got[0], got[1]
+
+
+_QUIET = frozenset({"uniform", "tie"})
+
+
+def _signs_agree(before: list[object], after: list[object]) -> str:
+    """ "same": every unfocused device's verdicts are the same before and after. "widen":
+    a comparison that reported no device against a reference (uniform, tie) has one after:
+    nothing reported before on an unfocused device can be cleared, but findings may be new
+    there, which can merge into the could-not-verify findings of unparsed items (so the
+    devices with unparsed items join the focus). "full": anything else (a reference
+    changes or goes, a comparison starts or stops: unfocused devices' findings can be
+    cleared)."""
+    if before == after:
+        return "same"
+    was = {what: (state, value) for what, state, value in cast(list[_Sign], before)}
+    now = {what: (state, value) for what, state, value in cast(list[_Sign], after)}
+    if was.keys() != now.keys():
+        return "full"
+    verdict = "same"
+    for what, (state, value) in was.items():
+        if now[what] == (state, value):
+            continue
+        if state not in _QUIET or now[what][0] not in {*_QUIET, "majority"}:
+            return "full"
+        verdict = "widen"
+    return verdict
+
+
+_Sign = tuple[tuple[object, ...], str, object]
+
+
+def _with_unparsed(before: Fabric, after: Fabric, changed: frozenset[str]) -> frozenset[str]:
+    """The devices with unparsed items in either fabric (``after`` differs from ``before``
+    only in ``changed``; the scan of ``before`` is shared between re-checks of it)."""
+    from rocetune.checks.memo import per_device
+
+    def scan() -> frozenset[str]:
+        return frozenset(name for name, dev in before.devices.items() if dev.unparsed)
+
+    got = per_device(("unparsed devices",), (before.devices,), scan)
+    return got | {n for n in changed if n in after.devices and after.devices[n].unparsed}
+
+
+class _Rerun:
+    """One fabric's side of :func:`recheck`: each rule's records."""
+
+    def __init__(
+        self, fabric: Fabric, prov: _Prov, only: frozenset[str], options: _Options
+    ) -> None:
+        self.fabric = fabric
+        self.options = options
+        self.prov = prov
+        self.only = only
+        self.index = _UnparsedIndex(fabric)
+        self.scopes: dict[str, RoceScope] = {}
+        self.memo: dict[tuple[object, ...], tuple[tuple[object, ...], object]] = {}
+        self.records: dict[type[Rule], list[Record]] = {}
+        self.signs: list[object] = []
+
+    def run(self, rule_cls: type[Rule], focus: frozenset[str] | None = None) -> list[Record]:
+        ctx = CheckContext(
+            fabric=self.fabric,
+            options=self.options.get(rule_cls.meta.code) or rule_cls.options_model(),
+            only=self.only,
+            focus=focus,
+            signs=self.signs if focus is not None else None,
+            _scopes=self.scopes,
+            _memo=self.memo,
+        )
+        return [_record(rule_cls, r, self.index, self.prov) for r in rule_cls().run(ctx)]
+
+    def devices(self) -> set[str]:
+        """The devices the records so far are on."""
+        out: set[str] = set()
+        for records in self.records.values():
+            for rec in records:
+                if rec.finding is not None and rec.finding.device is not None:
+                    out.add(rec.finding.device)
+                elif rec.missing is not None:
+                    out.add(rec.missing.device)
+                out.update(device for device, _ in rec.unverified)
+        return out
+
+    def collect(
+        self, order: list[type[Rule]], focus: frozenset[str], *, report_missing: bool
+    ) -> list[Finding]:
+        out = _Collected(focus)
+        for rule_cls in order:
+            for rec in self.records[rule_cls]:
+                out.add(rule_cls, rec)
+        return out.findings(self.fabric, self.prov, report_missing=report_missing)
 
 
 def _record(

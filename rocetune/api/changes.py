@@ -23,7 +23,26 @@ from rocetune.render.plan import PlanReport, Source, plan_fabric
 from rocetune.render.run import DeviceRender, RenderReport, render_fabric, write_report
 
 if TYPE_CHECKING:
+    from rocetune.model import Fabric, Finding
     from rocetune.parsecache import ParseCache
+    from rocetune.platforms.base import Provenance
+
+
+def replay_recheck(
+    before: Fabric,
+    after: Fabric,
+    provenance: tuple[dict[str, Provenance], dict[str, Provenance]],
+    only: frozenset[str],
+) -> tuple[list[Finding], list[Finding]]:
+    """The plan's re-check of one replayed change (rocetune.render.plan.Recheck): the
+    default audit selection on the fabric before and after, restricted to the devices where
+    they can differ (:func:`rocetune.engine.recheck`)."""
+    from rocetune.checks.registry import all_rules
+    from rocetune.engine import MISSING_CODE, Selection, recheck, select_rules
+
+    rules = select_rules(all_rules(), Selection())
+    report = any(r.meta.code == MISSING_CODE for r in rules)
+    return recheck(before, after, rules, None, provenance, only=only, report_missing=report)
 
 
 def plan(
@@ -52,6 +71,7 @@ def plan(
         fail_on,
         converge=converge,
         devices=devices,
+        recheck=replay_recheck,
     )
     report.errors = list(result.errors)
     parsed = set(result.fabric.devices)

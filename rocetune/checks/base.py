@@ -106,6 +106,15 @@ class CheckContext:
     ``rocetune plan`` re-checks a changed device and its link neighbours this way: a port,
     device or link rule reads the device it checks and the devices linked to it, nothing
     further, so what the change does to the findings is the same as over the whole fabric."""
+    focus: frozenset[str] | None = None
+    """Report only on these devices (rules with :attr:`Rule.focused`; others ignore it):
+    such a rule still reads the whole fabric but yields only its results on these devices
+    and its fabric-level ones (no device), and calls :meth:`sign` with what its verdicts on
+    every other device depend on. ``rocetune plan``'s re-check of one replaced device
+    (:func:`rocetune.engine.recheck`) runs them so: when the signs of the fabric before and
+    after the change are equal, the results on the devices outside ``focus`` are the same."""
+    signs: list[object] | None = field(default=None, repr=False)
+    """Where :meth:`sign` puts its values (None: nowhere)."""
     _links_by_device: dict[str, list[Link]] = field(default_factory=dict, repr=False)
     _scopes: dict[str, RoceScope] = field(default_factory=dict, repr=False)
     _memo: dict[tuple[object, ...], tuple[tuple[object, ...], object]] = field(
@@ -120,6 +129,19 @@ class CheckContext:
     def intent(self) -> Intent:
         """The fabric's intent."""
         return self.fabric.intent
+
+    def in_focus(self, device: str | None) -> bool:
+        """Whether a result on ``device`` is reported (:attr:`focus`; None: fabric-level)."""
+        return device is None or self.focus is None or device in self.focus
+
+    def sign(self, what: tuple[object, ...], state: str, value: object = None) -> None:
+        """Record what the verdicts on unfocused devices depend on (:attr:`focus`): for
+        ``what`` (one comparison), its ``state`` and ``value``. States the engine knows:
+        ``"uniform"`` and ``"tie"`` (no device is reported against a reference; a tie's
+        finding is fabric-level), ``"majority"`` (devices differing from ``value`` are
+        reported); any other state must simply be equal before and after."""
+        if self.signs is not None:
+            self.signs.append((what, state, value))
 
     def subjects(self) -> Iterator[Device]:
         """The devices port and device rules check (:attr:`only`)."""
@@ -221,6 +243,8 @@ class Rule(ABC):
 
     meta: ClassVar[RuleMeta]
     options_model: ClassVar[type[RuleOptions]] = RuleOptions
+    focused: ClassVar[bool] = False
+    """The rule honours :attr:`CheckContext.focus` and signs its fabric-wide verdicts."""
 
     @abstractmethod
     def run(self, ctx: CheckContext) -> Iterator[Result]:

@@ -79,6 +79,7 @@ class EcnProfileUniform(Rule):
         tags=("ecn", "dcqcn", "fabric", "consistency"),
         features=("ecn",),
     )
+    focused = True
 
     def run(self, ctx: CheckContext) -> Iterator[Result]:
         """Group every RoCE switch port, then report the outliers of each group."""
@@ -90,11 +91,12 @@ class EcnProfileUniform(Rule):
                 continue
             inputs = (dev, ctx.intent, ctx.links_of(dev.name))
             notes, values = per_device(("RT306",), inputs, partial(_device_values, dev, ctx))
-            yield from notes
+            if ctx.in_focus(dev.name):
+                yield from notes
             for key, value, port in values:
                 groups.setdefault(key, _Group()).add(value, dev.name, port)
         for key, group in sorted(groups.items()):
-            yield from _outliers(key, group)
+            yield from _outliers(key, group, ctx)
 
 
 def _device_values(
@@ -115,15 +117,17 @@ def _device_values(
     return notes, values
 
 
-def _outliers(key: GroupKey, group: _Group) -> Iterator[Issue]:
+def _outliers(key: GroupKey, group: _Group, ctx: CheckContext) -> Iterator[Issue]:
     counts = group.counts()
     if len(counts) < 2:
+        ctx.sign(("RT306", key), "uniform")
         return
     role, speed = key
     what = f"{speed / 1000:g}G {role} ports"
     total = sum(counts.values())
     ranked = counts.most_common()
     if ranked[0][1] == ranked[1][1]:
+        ctx.sign(("RT306", key), "tie")
         listed = " | ".join(f"{n} use {_show(v)}" for v, n in ranked)
         yield Issue(
             message=(
@@ -136,8 +140,11 @@ def _outliers(key: GroupKey, group: _Group) -> Iterator[Issue]:
         )
         return
     ref, ref_n = ranked[0]
+    ctx.sign(("RT306", key), "majority", ref)  # every other device: its values against ref
     for value, _n in ranked[1:]:
         for device, ports in sorted(group.ports[value].items()):
+            if not ctx.in_focus(device):
+                continue
             names = [p.name for p in ports]
             yield Issue(
                 message=(

@@ -220,6 +220,7 @@ class FabricUniform(Rule):
         asserts_absence=True,
     )
     options_model = FabricUniformOptions
+    focused = True
 
     def run(self, ctx: CheckContext) -> Iterator[Result]:
         """Compare every selected aspect within each group of devices."""
@@ -290,24 +291,31 @@ def _compare(
     ctx: CheckContext, devices: list[Device], aspect: _Aspect, per_port: bool
 ) -> Iterator[Result]:
     subjects, notes, candidates = _subjects(ctx, devices, aspect, per_port)
+    sign = ("RT705", aspect.label, per_port, devices[0].name if devices else None)
     if candidates < 2:
+        ctx.sign(sign, "no comparison")
         return
-    yield from notes
+    yield from (n for n in notes if ctx.in_focus(n.device))
     groups: dict[Hashable, list[_Subject]] = {}
     for s in subjects:
         groups.setdefault(s.key(), []).append(s)
     if len(groups) < 2:
+        ctx.sign(sign, "uniform")
         return
     ranked = sorted(groups.values(), key=len, reverse=True)
     what = "NIC ports" if per_port else "switches"
     if 2 * len(ranked[0]) <= len(subjects):
+        ctx.sign(sign, "tie")
         yield _tie(ranked, aspect, what)
         return
+    # every other device's verdict: its subjects against the majority's value
+    ctx.sign(sign, "majority", ranked[0][0].key())
     major = ranked[0]
     ref = _Reference(major[0].show(), len(major), _names(major))  # once, not per outlier
     for group in ranked[1:]:
         for s in group:
-            yield _outlier(s, ref, len(subjects), aspect, what)
+            if ctx.in_focus(s.device):
+                yield _outlier(s, ref, len(subjects), aspect, what)
 
 
 def _names(subjects: list[_Subject], limit: int = 4) -> str:

@@ -161,21 +161,34 @@ class UnknownNeighbor(LinkRule):
         features=("lldp",),
     )
     options_model = UnknownNeighborOptions
+    focused = True
 
     def run(self, ctx: CheckContext) -> Iterator[Result]:
-        """Check declared link ends, then every device's LLDP neighbours."""
+        """Check declared link ends, then every device's LLDP neighbours (with a focus:
+        only those devices', signed by what the others' verdicts read of them)."""
         known = known_names(ctx.fabric)
         for link in ctx.fabric.links:
-            yield from _declared_unknown(link, ctx, known)
+            yield from (i for i in _declared_unknown(link, ctx, known) if ctx.in_focus(i.device))
         opts = options_of(ctx, UnknownNeighborOptions)
         index = NeighborIndex(ctx.fabric.devices, known)
         declared = _declared_ends(ctx.fabric.links)
-        for name in sorted(ctx.fabric.devices):
-            yield from _device_lldp(ctx.fabric.devices[name], index, declared, opts)
+        for name in sorted(ctx.fabric.devices if ctx.focus is None else ctx.focus):
+            dev = ctx.fabric.devices.get(name)
+            if dev is None:
+                continue
+            if ctx.focus is not None:
+                ctx.sign(("RT710", name), "peer", _identity(dev))
+            yield from _device_lldp(dev, index, declared, opts)
 
     def check_link(self, link: Link, ctx: CheckContext) -> Iterator[Result]:
         """A declared link whose end devices are not all in the inventory."""
         return _declared_unknown(link, ctx, known_names(ctx.fabric))
+
+
+def _identity(dev: Device) -> tuple[object, ...]:
+    """What another device's LLDP verdict reads of ``dev``: its host name and port names."""
+    ports = tuple((p.name, p.alias) for p in dev.ports.values())
+    return (dev.hostname, ports, tuple(dev.nics))
 
 
 def _declared_unknown(link: Link, ctx: CheckContext, known: set[str]) -> Iterator[Issue]:

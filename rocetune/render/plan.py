@@ -32,7 +32,7 @@ from rocetune.platforms.changes import Change, Fix, Planner, PlatformPlan, order
 from rocetune.render.device_plan import DevicePlan, Unfixed
 from rocetune.render.remedy import no_remedy_reason, remediation, rt705_rules
 from rocetune.render.run import render_device
-from rocetune.render.simulate import Lint, compare, key, reparse, with_devices
+from rocetune.render.simulate import Lint, Recheck, compare, key, reparse, with_devices
 from rocetune.snapshot import Snapshot
 
 
@@ -111,6 +111,7 @@ class _Ctx:
     fail_on: Severity
     lint: Lint
     neighbours: dict[str, set[str]] = field(default_factory=dict)
+    recheck: Recheck | None = None
 
     def fp(self, finding: Finding) -> str:
         """The audit's fingerprint of a finding of a re-lint."""
@@ -129,8 +130,12 @@ class _Ctx:
         a device's check costs its neighbourhood, not the fabric."""
         only = self.region(name)
         fabric = with_devices(self.fabric, {name: replayed})
+        provenance = {**self.provenance, name: prov}
+        if self.recheck is not None:
+            before, after = self.recheck(self.fabric, fabric, (self.provenance, provenance), only)
+            return fabric, before, after
         before = self.lint(self.fabric, self.provenance, only)
-        after = self.lint(fabric, {**self.provenance, name: prov}, only)
+        after = self.lint(fabric, provenance, only)
         return fabric, before, after
 
 
@@ -273,15 +278,18 @@ def plan_fabric(  # noqa: PLR0917
     *,
     converge: bool = False,
     devices: Iterable[str] = (),
+    recheck: Recheck | None = None,
 ) -> PlanReport:
     """Plan every device of ``sources`` (or only ``devices``) from an audit's results.
 
     The re-checks of the replays share the per-device part of fabric-wide rules
     (:func:`rocetune.checks.memo.shared_per_device`): each re-check of a fabric with one
-    device replaced recomputes only that device's part."""
+    device replaced recomputes only that device's part. ``recheck``: the re-check of one
+    replayed device in delta form (both fabrics' findings where they can differ, see
+    :class:`rocetune.render.simulate.Recheck`); None: ``lint`` of both fabrics."""
     with shared_per_device():
         return _plan_fabric(
-            fabric, findings, provenance, sources, lint, fail_on, converge, set(devices)
+            fabric, findings, provenance, sources, lint, fail_on, converge, set(devices), recheck
         )
 
 
@@ -294,6 +302,7 @@ def _plan_fabric(  # noqa: PLR0917
     fail_on: Severity,
     converge: bool,
     wanted: set[str],
+    recheck: Recheck | None = None,
 ) -> PlanReport:
     """:func:`plan_fabric`'s body."""
     unknown = wanted - {s.name for s in sources}
@@ -322,6 +331,7 @@ def _plan_fabric(  # noqa: PLR0917
     by_value = _first_by(findings, fps, _value_key)
     ctx = _Ctx(fabric, dict(provenance), baseline, by_value, fail_on, lint)
     ctx.neighbours = _neighbours(fabric)
+    ctx.recheck = recheck
     patched: dict[str, tuple[Device, Provenance]] = {}
     for src in sources:
         if wanted and src.name not in wanted:

@@ -35,6 +35,22 @@ class Lint(Protocol):
     ) -> list[Finding]: ...
 
 
+class Recheck(Protocol):
+    """The re-check of one replayed change in delta form: ``lint(before, only=only)`` and
+    ``lint(after, only=only)`` (``after`` = ``before`` with devices of ``only`` replaced)
+    restricted to findings on the devices where the two can differ and fabric-level ones;
+    every other device's findings are the same in both, so :func:`compare` of the two is
+    that of the full lints (``rocetune.api.changes`` passes the engine's)."""
+
+    def __call__(
+        self,
+        before: Fabric,
+        after: Fabric,
+        provenance: tuple[dict[str, Provenance], dict[str, Provenance]],
+        only: frozenset[str],
+    ) -> tuple[list[Finding], list[Finding]]: ...
+
+
 Key = tuple[str, str, str, str, str]
 
 

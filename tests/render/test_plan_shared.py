@@ -1,8 +1,9 @@
 """The plan's re-checks share the per-device part of fabric-wide rules (RT705, RT306, the RoCE
-scope; rocetune.checks.memo) so that planning N changed devices is not N fabric-wide passes.
-The plan must be the one made without sharing: pinned here on the lab, on a fleet where every
-device changes, and on generated fabrics with fabric-wide faults planted (RT705 outliers, an
-RT706 hop, an RT708 peer link)."""
+scope; rocetune.checks.memo) so that planning N changed devices is not N fabric-wide passes,
+and each re-check is made in delta form (rocetune.engine.recheck: findings only on the
+devices the change can affect). The plan must be the one made without either: pinned here
+on the lab, on a fleet where every device changes, and on generated fabrics with
+fabric-wide faults planted (RT705 outliers, an RT706 hop, an RT708 peer link)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from click.testing import CliRunner
 
 from benchmarks.fabricgen import generate
 from benchmarks.plan_scale import inventory
+from rocetune.api import changes
 from rocetune.checks import memo
 from rocetune.cli import cli
 from rocetune.render import plan as plan_module
@@ -38,7 +40,9 @@ def _compare(inventory_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]
     with monkeypatch.context() as m:
         m.setattr(plan_module, "shared_per_device", contextlib.nullcontext)
         alone = _plans(inventory_path)
-    assert shared == alone
+        m.setattr(changes, "replay_recheck", None)  # and each re-check two full lints
+        slow = _plans(inventory_path)
+    assert shared == alone == slow
     return shared
 
 

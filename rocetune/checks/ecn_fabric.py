@@ -14,12 +14,13 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import partial
+from typing import cast
 
 from rocetune.checks._chain import fmt_ports
 from rocetune.checks.base import CheckContext, Issue, Missing, Result, Rule, RuleMeta, port_path
 from rocetune.checks.ecn import lossless_queues
 from rocetune.checks.helpers import missing
-from rocetune.checks.memo import per_device
+from rocetune.checks.memo import base_of, per_device
 from rocetune.model import Device, Port, Severity
 
 Thresholds = tuple[tuple[int, int, float], ...]
@@ -33,12 +34,105 @@ class _Group:
     """The ports of one (role, speed) group by thresholds: value -> device -> ports."""
 
     ports: dict[Thresholds, dict[str, list[Port]]] = field(default_factory=dict)
+    n: dict[Thresholds, int] = field(default_factory=dict)
+    """Ports per value."""
 
     def add(self, value: Thresholds, device: str, port: Port) -> None:
         self.ports.setdefault(value, {}).setdefault(device, []).append(port)
+        self.n[value] = self.n.get(value, 0) + 1
 
     def counts(self) -> Counter[Thresholds]:
-        return Counter({v: sum(len(p) for p in d.values()) for v, d in self.ports.items()})
+        return Counter({v: self.n[v] for v in self.ports})
+
+    def without(self, names: frozenset[str]) -> _Group:
+        """A copy without the ports of ``names`` (this group is left as it is)."""
+        out = _Group()
+        for value, holders in self.ports.items():
+            gone = sum(len(holders[n]) for n in names if n in holders)
+            if gone == self.n[value]:
+                continue
+            kept = out.ports[value] = dict(holders)
+            for name in names:
+                kept.pop(name, None)
+            out.n[value] = self.n[value] - gone
+        return out
+
+
+_Part = tuple[list[Missing], list[tuple[GroupKey, "Thresholds", Port]]]
+
+
+@dataclass
+class _State:
+    """Every switch's notes and values (device order) and the groups they make."""
+
+    parts: dict[str, _Part]
+    groups: dict[GroupKey, _Group]
+    order: dict[str, int]
+    """Device name -> position (the same in a plan's replayed fabrics)."""
+
+
+def _state(ctx: CheckContext) -> _State:
+    """The groups of ``ctx.fabric``; for a fabric the plan declared to be another with a few
+    devices replaced (:func:`rocetune.checks.memo.derive`), the other's groups updated."""
+    devices = ctx.fabric.devices
+    derived = base_of(devices)
+    if derived is not None:
+        base_devices = cast(dict[str, Device], derived[0])
+        inputs = (base_devices, ctx.intent, ctx.fabric.links)
+        base = per_device(("RT306 state",), inputs, partial(_fresh, ctx, base_devices))
+        got = _updated(ctx, base, derived[1])
+        if got is not None:
+            return got
+    return _fresh(ctx, devices)
+
+
+def _part(ctx: CheckContext, dev: Device) -> _Part:
+    inputs = (dev, ctx.intent, ctx.links_of(dev.name))
+    return per_device(("RT306",), inputs, partial(_device_values, dev, ctx))
+
+
+def _fresh(ctx: CheckContext, devices: dict[str, Device]) -> _State:
+    parts: dict[str, _Part] = {}
+    groups: dict[GroupKey, _Group] = {}
+    for dev in devices.values():
+        if dev.kind != "switch":
+            continue
+        parts[dev.name] = got = _part(ctx, dev)
+        for key, value, port in got[1]:
+            groups.setdefault(key, _Group()).add(value, dev.name, port)
+    return _State(parts, groups, {name: i for i, name in enumerate(devices)})
+
+
+def _updated(ctx: CheckContext, base: _State, changed: frozenset[str]) -> _State | None:
+    """``base`` with the devices ``changed`` replaced by those of ``ctx.fabric``; None when
+    that is not a plain update (a device changes kind, a group has no majority)."""
+    devices = ctx.fabric.devices
+    parts = dict(base.parts)
+    touched: set[GroupKey] = set()
+    for name in changed:
+        dev = devices.get(name)
+        new = _part(ctx, dev) if dev is not None and dev.kind == "switch" else None
+        old = base.parts.get(name)
+        if (new is None) != (old is None):
+            return None
+        if new is not None and old is not None:
+            parts[name] = new
+            touched.update(k for k, _, _ in (*old[1], *new[1]))
+    groups = dict(base.groups)
+    for key in touched:
+        group = groups[key].without(changed) if key in groups else _Group()
+        for name in changed:
+            for k, value, port in parts[name][1] if name in parts else ():
+                if k == key:
+                    group.add(value, name, port)
+        if group.ports:
+            groups[key] = group
+        else:
+            del groups[key]
+        ranked = group.counts().most_common(2)
+        if len(ranked) == 2 and ranked[0][1] == ranked[1][1]:
+            return None  # a tie lists every value in first-seen order: made afresh
+    return _State(parts, groups, base.order)
 
 
 def _show(value: Thresholds) -> str:
@@ -85,17 +179,13 @@ class EcnProfileUniform(Rule):
         """Group every RoCE switch port, then report the outliers of each group."""
         if ctx.intent.congestion_control == "none":
             return
-        groups: dict[GroupKey, _Group] = {}
-        for dev in ctx.fabric.devices.values():
-            if dev.kind != "switch":
-                continue
-            inputs = (dev, ctx.intent, ctx.links_of(dev.name))
-            notes, values = per_device(("RT306",), inputs, partial(_device_values, dev, ctx))
-            if ctx.in_focus(dev.name):
-                yield from notes
-            for key, value, port in values:
-                groups.setdefault(key, _Group()).add(value, dev.name, port)
-        for key, group in sorted(groups.items()):
+        state = _state(ctx)
+        parts = state.parts
+        focus = ctx.focus
+        names = parts if focus is None else sorted(focus & parts.keys(), key=state.order.__getitem__)
+        for name in names:
+            yield from parts[name][0]
+        for key, group in sorted(state.groups.items()):
             yield from _outliers(key, group, ctx)
 
 
@@ -142,9 +232,10 @@ def _outliers(key: GroupKey, group: _Group, ctx: CheckContext) -> Iterator[Issue
     ref, ref_n = ranked[0]
     ctx.sign(("RT306", key), "majority", ref)  # every other device: its values against ref
     for value, _n in ranked[1:]:
-        for device, ports in sorted(group.ports[value].items()):
-            if not ctx.in_focus(device):
-                continue
+        holders = group.ports[value]
+        on = holders if ctx.focus is None else ctx.focus & holders.keys()
+        for device in sorted(on):
+            ports = holders[device]
             names = [p.name for p in ports]
             yield Issue(
                 message=(

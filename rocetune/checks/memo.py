@@ -13,7 +13,7 @@ findings are those of the runs without it. Outside the block nothing is kept.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TypeVar
@@ -24,16 +24,44 @@ _Entry = tuple[tuple[object, ...], object]
 _MEMO: ContextVar[dict[tuple[object, ...], _Entry] | None] = ContextVar(
     "rocetune_per_device", default=None
 )
+_KEEP = 4
+_Base = tuple[Mapping[str, object], frozenset[str]]
+_DERIVED: ContextVar[dict[int, tuple[object, _Base]] | None] = ContextVar(
+    "rocetune_derived", default=None
+)
 
 
 @contextmanager
 def shared_per_device() -> Iterator[None]:
     """Share per-device rule results between the runs inside this block."""
     token = _MEMO.set({})
+    derived = _DERIVED.set({})
     try:
         yield
     finally:
+        _DERIVED.reset(derived)
         _MEMO.reset(token)
+
+
+def derive(
+    devices: Mapping[str, object], base: Mapping[str, object], changed: Iterable[str]
+) -> None:
+    """Declare ``devices`` (a fabric's devices) to be ``base`` with the devices ``changed``
+    replaced, everything else the same objects (the plan's replayed fabrics), inside
+    :func:`shared_per_device`; a fabric-wide rule may then update its result over ``base``
+    instead of recomputing it (:func:`base_of`)."""
+    known = _DERIVED.get()
+    if known is not None:
+        while len(known) >= _KEEP:  # the re-checks of one replay use the last one or two
+            del known[next(iter(known))]
+        known[id(devices)] = (devices, (base, frozenset(changed)))
+
+
+def base_of(devices: Mapping[str, object]) -> _Base | None:
+    """(base devices, changed names) declared by :func:`derive` for ``devices``, or None."""
+    known = _DERIVED.get()
+    got = known.get(id(devices)) if known is not None else None
+    return got[1] if got is not None and got[0] is devices else None
 
 
 def per_device(what: tuple[object, ...], inputs: tuple[object, ...], compute: Callable[[], T]) -> T:

@@ -52,7 +52,7 @@ class CnpDscpMatch(LinkRule):
         yield from super().run(ctx)
         if ctx.intent.congestion_control == "none":
             return
-        for dev in ctx.fabric.devices.values():
+        for dev in ctx.subjects():  # with ``only``: its hosts (like the links above)
             if dev.kind != "host":
                 continue
             for nic in ctx.roce_nics(dev):

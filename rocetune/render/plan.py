@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from rocetune.checks.memo import shared_per_device
+from rocetune.checks.memo import derive, shared_per_device
 from rocetune.errors import RocetuneError
 from rocetune.fingerprint import fingerprint, fingerprints
 from rocetune.load import read_source
@@ -130,6 +130,7 @@ class _Ctx:
         a device's check costs its neighbourhood, not the fabric."""
         only = self.region(name)
         fabric = with_devices(self.fabric, {name: replayed})
+        derive(fabric.devices, self.fabric.devices, {name})
         provenance = {**self.provenance, name: prov}
         if self.recheck is not None:
             before, after = self.recheck(self.fabric, fabric, (self.provenance, provenance), only)

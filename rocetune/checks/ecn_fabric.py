@@ -182,7 +182,8 @@ class EcnProfileUniform(Rule):
         state = _state(ctx)
         parts = state.parts
         focus = ctx.focus
-        names = parts if focus is None else sorted(focus & parts.keys(), key=state.order.__getitem__)
+        order = state.order.__getitem__
+        names = parts if focus is None else sorted(focus & parts.keys(), key=order)
         for name in names:
             yield from parts[name][0]
         for key, group in sorted(state.groups.items()):

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Literal
+from typing import Literal, cast
 
 from rocetune.checks._chain import fmt_ports, options_of
 from rocetune.checks.base import (
@@ -37,7 +37,8 @@ from rocetune.checks.base import (
     port_path,
 )
 from rocetune.checks.helpers import PortLike, lossless_priorities, missing
-from rocetune.checks.memo import per_device
+from rocetune.checks.memo import base_of, per_device
+from rocetune.checks.uniform_state import Compared
 from rocetune.model import Device, Intent, NicPort, Port, Severity
 
 SwitchAspect = Literal["dscp-plan", "lossless-set", "cnp-class", "watchdog"]
@@ -226,21 +227,69 @@ class FabricUniform(Rule):
         """Compare every selected aspect within each group of devices."""
         opts = options_of(ctx, FabricUniformOptions)
         for name in opts.switch_aspects:
-            for devices in _groups(ctx, "switch", opts.group_by):
-                yield from _compare(ctx, devices, SWITCH_ASPECTS[name], per_port=False)
+            for comp in _comparisons(ctx, "switch", opts.group_by, SWITCH_ASPECTS[name], False):
+                yield from _compare(ctx, comp, SWITCH_ASPECTS[name], per_port=False)
         for nic_aspect in opts.nic_aspects:
-            for devices in _groups(ctx, "host", opts.group_by):
-                yield from _compare(ctx, devices, NIC_ASPECTS[nic_aspect], per_port=True)
+            for comp in _comparisons(ctx, "host", opts.group_by, NIC_ASPECTS[nic_aspect], True):
+                yield from _compare(ctx, comp, NIC_ASPECTS[nic_aspect], per_port=True)
 
 
-def _groups(ctx: CheckContext, kind: str, group_by: str) -> Iterator[list[Device]]:
-    groups: dict[str, list[Device]] = {}
-    for dev in ctx.fabric.devices.values():
-        if dev.kind != kind:
-            continue
-        key = "" if group_by == "fabric" else str(getattr(dev, group_by) or "")
-        groups.setdefault(key, []).append(dev)
-    yield from groups.values()
+_Compared = Compared[_Subject, Result]
+
+
+def _group_names(devices: dict[str, Device], kind: str, group_by: str) -> list[list[str]]:
+    groups: dict[str, list[str]] = {}
+    for dev in devices.values():
+        if dev.kind == kind:
+            groups.setdefault(_group_key(dev, group_by), []).append(dev.name)
+    return list(groups.values())
+
+
+def _group_key(dev: Device, group_by: str) -> str:
+    return "" if group_by == "fabric" else str(getattr(dev, group_by) or "")
+
+
+def _comparisons(
+    ctx: CheckContext, kind: str, group_by: str, aspect: _Aspect, per_port: bool
+) -> list[_Compared]:
+    """The comparison of each group; in a plan's replayed fabric, those of the fabric it
+    replays with the replaced devices updated (rocetune.checks.uniform_state)."""
+    devices = ctx.fabric.devices
+
+    def fresh(devices: dict[str, Device]) -> list[_Compared]:
+        part = partial(_part, ctx, devices, aspect, per_port)
+        return [Compared.fresh(names, part) for names in _group_names(devices, kind, group_by)]
+
+    derived = base_of(devices)
+    if derived is None:
+        return fresh(devices)
+    base_devices = cast(dict[str, Device], derived[0])
+    changed = derived[1]
+    for name in changed:
+        old, new = base_devices.get(name), devices.get(name)
+        if old is None or new is None or (old.kind == kind) != (new.kind == kind):
+            return fresh(devices)
+        if old.kind == kind and _group_key(old, group_by) != _group_key(new, group_by):
+            return fresh(devices)
+    what = ("RT705 groups", kind, group_by, aspect.label, aspect.field, per_port)
+    inputs = (base_devices, ctx.intent, ctx.fabric.links)
+    base = per_device(what, inputs, partial(fresh, base_devices))
+    out: list[_Compared] = []
+    part = partial(_part, ctx, devices, aspect, per_port)
+    for comp in base:
+        mine = changed & comp.pos.keys()
+        got = comp.replaced(frozenset(mine), part) if mine else comp
+        if got is None or (got is not comp and _tied(got)):
+            return fresh(devices)
+        out.append(got)
+    return out
+
+
+def _tied(comp: _Compared) -> bool:
+    """No value is used by more than half of the subjects (a fabric-level finding)."""
+    if comp.candidates < 2 or len(comp.counts) < 2:
+        return False
+    return 2 * max(comp.counts.values()) <= comp.total
 
 
 def _ports(ctx: CheckContext, dev: Device) -> list[PortLike]:
@@ -249,27 +298,20 @@ def _ports(ctx: CheckContext, dev: Device) -> list[PortLike]:
     return list(ctx.roce_nics(dev))
 
 
-def _subjects(
-    ctx: CheckContext, devices: list[Device], aspect: _Aspect, per_port: bool
+def _part(
+    ctx: CheckContext, devices: dict[str, Device], aspect: _Aspect, per_port: bool, name: str
 ) -> tuple[list[_Subject], list[Result], int]:
-    """The compared subjects, the missing-data notes, and how many candidates there were."""
-    subjects: list[_Subject] = []
-    notes: list[Result] = []
-    candidates = 0
-    for dev in devices:
-        inputs = (dev, ctx.intent, ctx.links_of(dev.name))
-        what = ("RT705", aspect.label, aspect.field, per_port)
-        got = per_device(what, inputs, partial(_device_subjects, ctx, dev, aspect, per_port))
-        subjects.extend(got[0])
-        notes.extend(got[1])
-        candidates += got[2]
-    return subjects, notes, candidates
+    dev = devices[name]
+    inputs = (dev, ctx.intent, ctx.links_of(dev.name))
+    what = ("RT705", aspect.label, aspect.field, per_port)
+    return per_device(what, inputs, partial(_device_subjects, ctx, dev, aspect, per_port))
 
 
 def _device_subjects(
     ctx: CheckContext, dev: Device, aspect: _Aspect, per_port: bool
 ) -> tuple[list[_Subject], list[Result], int]:
-    """What one device adds to :func:`_subjects` (its ports, the intent and its links only)."""
+    """One device's compared subjects, missing-data notes and candidates (its ports, the
+    intent and its links only)."""
     subjects: list[_Subject] = []
     notes: list[Result] = []
     current: _Subject | None = None
@@ -288,34 +330,49 @@ def _device_subjects(
 
 
 def _compare(
-    ctx: CheckContext, devices: list[Device], aspect: _Aspect, per_port: bool
+    ctx: CheckContext, comp: _Compared, aspect: _Aspect, per_port: bool
 ) -> Iterator[Result]:
-    subjects, notes, candidates = _subjects(ctx, devices, aspect, per_port)
-    sign = ("RT705", aspect.label, per_port, devices[0].name if devices else None)
-    if candidates < 2:
+    sign = ("RT705", aspect.label, per_port, comp.names[0] if comp.names else None)
+    if comp.candidates < 2:
         ctx.sign(sign, "no comparison")
         return
-    yield from (n for n in notes if ctx.in_focus(n.device))
-    groups: dict[Hashable, list[_Subject]] = {}
-    for s in subjects:
-        groups.setdefault(s.key(), []).append(s)
-    if len(groups) < 2:
+    focus = ctx.focus
+    at = comp.pos.__getitem__
+    names = comp.names if focus is None else sorted(focus & comp.pos.keys(), key=at)
+    for name in names:
+        yield from comp.parts[name][1]
+    if len(comp.counts) < 2:
         ctx.sign(sign, "uniform")
         return
-    ranked = sorted(groups.values(), key=len, reverse=True)
+    ranked = comp.ranked()
     what = "NIC ports" if per_port else "switches"
-    if 2 * len(ranked[0]) <= len(subjects):
+    size = comp.counts[ranked[0]]
+    if 2 * size <= comp.total:
         ctx.sign(sign, "tie")
-        yield _tie(ranked, aspect, what)
+        yield _tie([comp.group(k) for k in ranked], aspect, what)
         return
     # every other device's verdict: its subjects against the majority's value
-    ctx.sign(sign, "majority", ranked[0][0].key())
-    major = ranked[0]
-    ref = _Reference(major[0].show(), len(major), _names(major))  # once, not per outlier
-    for group in ranked[1:]:
-        for s in group:
-            if ctx.in_focus(s.device):
-                yield _outlier(s, ref, len(subjects), aspect, what)
+    majority = ranked[0]
+    ctx.sign(sign, "majority", majority)
+    head = comp.head(majority, 4)
+    labels = [s.label for s in head]
+    names_shown = ", ".join(labels) if size <= 4 else f"{', '.join(labels)} and {size - 4} more"
+    ref = _Reference(head[0].show(), size, names_shown)  # once, not per outlier
+    if focus is None:
+        for k in ranked[1:]:
+            for s in comp.group(k):
+                yield _outlier(s, ref, comp.total, aspect, what)
+        return
+    rank = {k: i for i, k in enumerate(ranked)}
+    mine = [
+        (rank[s.key()], comp.pos[name], j)
+        for name in names
+        for j, s in enumerate(comp.parts[name][0])
+        if s.key() != majority
+    ]
+    for _, p, j in sorted(mine):
+        s = comp.parts[comp.names[p]][0][j]
+        yield _outlier(s, ref, comp.total, aspect, what)
 
 
 def _names(subjects: list[_Subject], limit: int = 4) -> str:

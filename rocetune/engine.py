@@ -467,13 +467,13 @@ def recheck(
     runs = (_Rerun(before, provenance[0], only, opts), _Rerun(after, provenance[1], only, opts))
     order = [r for r in rules if r.meta.code != MISSING_CODE]
     focused = [r for r in order if r.focused]
-    for rule_cls in order:
-        if rule_cls not in focused:
-            for run in runs:
+    for run in runs:  # one fabric after the other (rules share per-fabric lookups)
+        for rule_cls in order:
+            if rule_cls not in focused:
                 run.records[rule_cls] = run.run(rule_cls)
     focus = frozenset(only.union(*(run.devices() for run in runs)))
-    for rule_cls in focused:
-        for run in runs:
+    for run in runs:
+        for rule_cls in focused:
             run.records[rule_cls] = run.run(rule_cls, focus)
     verdict = _signs_agree(runs[0].signs, runs[1].signs)
     if verdict == "widen":  # a reference appears: outliers may be new on unfocused devices

@@ -57,6 +57,13 @@ def derive(
         known[id(devices)] = (devices, (base, frozenset(changed)))
 
 
+def is_base(devices: Mapping[str, object]) -> bool:
+    """Whether ``devices`` is the base of a fabric declared by :func:`derive` (so it is
+    checked again and again: a rule may keep its whole result for it, see :func:`per_device`)."""
+    known = _DERIVED.get()
+    return known is not None and any(b[1][0] is devices for b in known.values())
+
+
 def base_of(devices: Mapping[str, object]) -> _Base | None:
     """(base devices, changed names) declared by :func:`derive` for ``devices``, or None."""
     known = _DERIVED.get()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from fnmatch import fnmatchcase
+from typing import cast
 
 from rocetune.checks._chain import options_of
 from rocetune.checks.base import (
@@ -27,6 +28,7 @@ from rocetune.checks.base import (
 )
 from rocetune.checks.helpers import PortLike, missing, resolve_link
 from rocetune.checks.links import link_issue
+from rocetune.checks.memo import base_of, is_base, per_device
 from rocetune.checks.neighbors import NeighborIndex, Peer, known_names
 from rocetune.model import Device, Link, LinkEnd, LldpNeighbor, NicPort, Severity
 
@@ -166,12 +168,9 @@ class UnknownNeighbor(LinkRule):
     def run(self, ctx: CheckContext) -> Iterator[Result]:
         """Check declared link ends, then every device's LLDP neighbours (with a focus:
         only those devices', signed by what the others' verdicts read of them)."""
-        known = known_names(ctx.fabric)
-        for link in ctx.fabric.links:
-            yield from (i for i in _declared_unknown(link, ctx, known) if ctx.in_focus(i.device))
+        _, index, declared, unknown = _shared(ctx)
+        yield from (i for i in unknown if ctx.in_focus(i.device))
         opts = options_of(ctx, UnknownNeighborOptions)
-        index = NeighborIndex(ctx.fabric.devices, known)
-        declared = _declared_ends(ctx.fabric.links)
         for name in sorted(ctx.fabric.devices if ctx.focus is None else ctx.focus):
             dev = ctx.fabric.devices.get(name)
             if dev is None:
@@ -183,6 +182,36 @@ class UnknownNeighbor(LinkRule):
     def check_link(self, link: Link, ctx: CheckContext) -> Iterator[Result]:
         """A declared link whose end devices are not all in the inventory."""
         return _declared_unknown(link, ctx, known_names(ctx.fabric))
+
+
+_Shared = tuple[set[str], NeighborIndex, dict[tuple[str, str], tuple[Link, LinkEnd]], list[Issue]]
+
+
+def _shared(ctx: CheckContext) -> _Shared:
+    """The known names, neighbour index, declared link ends and declared links' unknown
+    ends: what every device's verdict reads. In a plan's replayed fabric whose replaced
+    devices look the same to their neighbours (:func:`_identity`), those of the fabric it
+    replays (kept while the plan runs: rocetune.checks.memo)."""
+    fabric = ctx.fabric
+    devices = fabric.devices
+    derived = base_of(devices)
+    if derived is not None:
+        base = cast(dict[str, Device], derived[0])
+        same = all(
+            n in base and n in devices and _identity(base[n]) == _identity(devices[n])
+            for n in derived[1]
+        )
+        devices = base if same else devices
+
+    def compute() -> _Shared:
+        known = known_names(fabric)
+        unknown = [i for link in fabric.links for i in _declared_unknown(link, ctx, known)]
+        return known, NeighborIndex(devices, known), _declared_ends(fabric.links), unknown
+
+    if devices is fabric.devices and not is_base(devices):
+        return compute()
+    inputs = (devices, fabric.problems, fabric.known_devices, fabric.links)
+    return per_device(("RT710",), inputs, compute)
 
 
 def _identity(dev: Device) -> tuple[object, ...]:

@@ -41,7 +41,8 @@ from rocetune.checks.helpers import (
     pfc_path,
     resolve_link,
 )
-from rocetune.model import Fabric, Link, Severity
+from rocetune.checks.memo import per_device, stable
+from rocetune.model import Device, Fabric, Link, Severity
 
 DEFAULT_TIERS: tuple[tuple[str, ...], ...] = (
     ("host", "server"),
@@ -99,7 +100,7 @@ class PfcDeadlockRisk(Rule):
     def run(self, ctx: CheckContext) -> Iterator[Result]:
         """Classify lossless switch-switch links by tier; report same-tier ones and loops."""
         opts = options_of(ctx, PfcDeadlockRiskOptions)
-        tiers, names = tier_map(ctx.fabric, opts)
+        tiers, names = _tiers(ctx, opts)
         graph = _Graph()
         for link in ctx.fabric.links:
             yield from _classify(link, ctx, tiers, graph)
@@ -119,6 +120,24 @@ class PfcDeadlockRisk(Rule):
                 loop = "it closes no loop of lossless links yet, but any further lossless path"
                 loop += " between its two ends would"
             yield _issue(link, prios, port, names.get(tiers[u], f"tier {tiers[u]}"), loop)
+
+
+def _tiers(ctx: CheckContext, opts: PfcDeadlockRiskOptions) -> _TierMap:
+    """:func:`tier_map`, kept for a plan's audited fabric and shared with its replays whose
+    replaced device keeps its kind and role (rocetune.checks.memo.stable)."""
+    fabric = ctx.fabric
+    keep = stable(fabric.devices, _kind_role)
+    if keep is None:
+        return tier_map(fabric, opts)
+    what = ("RT708 tiers", tuple(opts.tier_order), opts.infer_tiers)
+    return per_device(what, (keep, fabric.links), lambda: tier_map(fabric, opts))
+
+
+_TierMap = tuple[dict[str, int], dict[int, str]]
+
+
+def _kind_role(dev: Device) -> object:
+    return (dev.kind, dev.role)
 
 
 def tier_map(fabric: Fabric, opts: PfcDeadlockRiskOptions) -> tuple[dict[str, int], dict[int, str]]:

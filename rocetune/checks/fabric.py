@@ -30,6 +30,7 @@ from rocetune.checks.helpers import (
     missing,
     resolve_link,
 )
+from rocetune.checks.memo import per_device, stable
 from rocetune.model import Device, Fabric, Intent, Link, LinkEnd, NicPort, Port, Severity
 
 # --- RT706 ecn-every-hop -----------------------------------------------------------------
@@ -69,6 +70,19 @@ def _hosts_by_switch(fabric: Fabric) -> dict[str, list[str]]:
     return out
 
 
+def _reach(fabric: Fabric) -> tuple[set[str], dict[str, list[str]]]:
+    """:func:`flow_devices` and the hosts by switch, kept for a plan's audited fabric and
+    shared with its replays whose replaced device keeps its kind (rocetune.checks.memo)."""
+    keep = stable(fabric.devices, lambda dev: dev.kind)
+    if keep is None:
+        return flow_devices(fabric), _hosts_by_switch(fabric)
+    return per_device(
+        ("RT706 reach",),
+        (keep, fabric.links),
+        lambda: (flow_devices(fabric), _hosts_by_switch(fabric)),
+    )
+
+
 class EcnEveryHop(Rule):
     """RT706: every switch hop a RoCE flow can cross marks ECN on the lossless queue."""
 
@@ -88,8 +102,7 @@ class EcnEveryHop(Rule):
         if ctx.intent.congestion_control == "none":
             return
         fabric = ctx.fabric
-        reach = flow_devices(fabric)
-        hosts = _hosts_by_switch(fabric)
+        reach, hosts = _reach(fabric)
         for link in fabric.links:
             if link.a.device not in reach or link.b.device not in reach:
                 continue

@@ -352,7 +352,10 @@ def _compare(
     size = comp.counts[ranked[0]]
     if 2 * size <= comp.total:
         ctx.sign(sign, "tie")
-        yield _tie([comp.group(k) for k in ranked], aspect, what)
+        tie = comp.kept.get("tie")  # lists every subject: once per comparison
+        if tie is None:
+            tie = comp.kept["tie"] = _tie([comp.group(k) for k in ranked], aspect, what)
+        yield cast(Issue, tie)
         return
     # every other device's verdict: its subjects against the majority's value
     majority = ranked[0]

@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TypeVar
+from typing import TypeVar, cast
 
 T = TypeVar("T")
+D = TypeVar("D")
 
 _Entry = tuple[tuple[object, ...], object]
 _MEMO: ContextVar[dict[tuple[object, ...], _Entry] | None] = ContextVar(
@@ -84,3 +85,18 @@ def per_device(what: tuple[object, ...], inputs: tuple[object, ...], compute: Ca
     value = compute()
     memo[key] = (inputs, value)
     return value
+
+
+def stable(devices: Mapping[str, D], look: Callable[[D], object]) -> Mapping[str, D] | None:
+    """What a result over ``devices`` that reads only ``look(device)`` of each device can be
+    kept under inside :func:`shared_per_device`: the base of a derived fabric whose replaced
+    devices look the same in both (:func:`derive`), ``devices`` itself when it is a base;
+    None: nothing to share, compute it."""
+    got = base_of(devices)
+    if got is not None:
+        base = cast(Mapping[str, D], got[0])
+        for name in got[1]:
+            if name not in base or name not in devices or look(base[name]) != look(devices[name]):
+                return None
+        return base
+    return devices if is_base(devices) else None

@@ -28,7 +28,7 @@ from rocetune.checks.base import (
 )
 from rocetune.checks.helpers import PortLike, missing, resolve_link
 from rocetune.checks.links import link_issue
-from rocetune.checks.memo import base_of, is_base, per_device
+from rocetune.checks.memo import per_device, stable
 from rocetune.checks.neighbors import NeighborIndex, Peer, known_names
 from rocetune.model import Device, Link, LinkEnd, LldpNeighbor, NicPort, Severity
 
@@ -193,22 +193,15 @@ def _shared(ctx: CheckContext) -> _Shared:
     devices look the same to their neighbours (:func:`_identity`), those of the fabric it
     replays (kept while the plan runs: rocetune.checks.memo)."""
     fabric = ctx.fabric
-    devices = fabric.devices
-    derived = base_of(devices)
-    if derived is not None:
-        base = cast(dict[str, Device], derived[0])
-        same = all(
-            n in base and n in devices and _identity(base[n]) == _identity(devices[n])
-            for n in derived[1]
-        )
-        devices = base if same else devices
+    keep = stable(fabric.devices, _identity)
+    devices = cast(dict[str, Device], keep) if keep is not None else fabric.devices
 
     def compute() -> _Shared:
         known = known_names(fabric)
         unknown = [i for link in fabric.links for i in _declared_unknown(link, ctx, known)]
         return known, NeighborIndex(devices, known), _declared_ends(fabric.links), unknown
 
-    if devices is fabric.devices and not is_base(devices):
+    if keep is None:
         return compute()
     inputs = (devices, fabric.problems, fabric.known_devices, fabric.links)
     return per_device(("RT710",), inputs, compute)

@@ -15,7 +15,7 @@ finding lists every value in first-seen order) it returns None and the caller st
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
 
@@ -51,6 +51,8 @@ class Compared(Generic[S, N]):
     changed: frozenset[str] = frozenset()
     by_key: dict[Hashable, list[S]] | None = None
     """Value key -> its subjects in order (a fresh comparison; a replaced one asks ``base``)."""
+    kept: dict[str, object] = field(default_factory=dict)
+    """What the caller derived from this comparison (a kept one is asked again and again)."""
 
     @classmethod
     def fresh(cls, names: Sequence[str], part: Callable[[str], Part[S, N]]) -> Compared[S, N]:

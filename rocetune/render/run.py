@@ -15,7 +15,7 @@ from typing import Literal
 
 from rocetune.errors import RocetuneError
 from rocetune.model import Fabric, Finding
-from rocetune.platforms import drivers
+from rocetune.platforms import drivers, get_driver
 from rocetune.platforms.spec import FEATURES, RenderSpec
 from rocetune.render.core import RenderedFile, render_target
 from rocetune.render.fix import features_to_fix
@@ -67,7 +67,8 @@ def render_device(
 ) -> DeviceRender:
     """Render one device of ``fabric`` (``features`` None = the full intended config)."""
     dev = fabric.devices[name]
-    spec = renderers().get(dev.platform)
+    driver = get_driver(dev.platform)  # that platform's package only (renderers() imports all)
+    spec = driver.render if driver is not None else None
     if spec is None:
         done = ", ".join(renderers())
         msg = f"rendering {dev.platform} is not supported yet (rendered: {done})"

@@ -168,3 +168,40 @@ def test_plan_work_grows_linearly_with_the_fleet(
     small = _records(inventory(tmp_path, 6), monkeypatch)
     big = _records(inventory(tmp_path, 24), monkeypatch)
     assert big <= 4.4 * small, (small, big)
+
+
+def _nics(dev: Device, **by_port: dict[str, object]) -> Device:
+    nics = {n: p.model_copy(update=by_port.get(n, {})) for n, p in dev.nics.items()}
+    return dev.model_copy(update={"nics": nics})
+
+
+def test_a_resolved_tie_next_to_a_could_not_verify_finding(tmp_path: Path) -> None:
+    """A NIC aspect tied before the change gets a majority (RT705 roce-tos): a host outside
+    the re-checked region gets a new outlier port whose could-not-verify note merges with
+    that of another aspect's outlier (MTU) on the same unparsed line: that host's RT000
+    finding changes port, so the one before is cleared — which only a re-check that looks
+    at hosts with unparsed lines (the focus widening) sees."""
+    fabric = api.audit(inventory(tmp_path, 9)).fabric
+    h1, h2, h3 = (n for n, d in fabric.devices.items() if d.kind == "host")
+    line = Unparsed(item="trust weird", reason="?", features=("trust",))
+    hosts = {
+        h1: _nics(fabric.devices[h1], eth2={"roce_tos": 106}, eth3={"roce_tos": 106}),
+        h2: _nics(fabric.devices[h2], eth2={"roce_tos": 96}, eth3={"roce_tos": 96}),
+        h3: _nics(
+            fabric.devices[h3], eth2={"roce_tos": 106}, eth3={"roce_tos": 96, "mtu": 1500}
+        ).model_copy(update={"unparsed": [line]}),
+    }
+    before = with_devices(fabric, hosts)
+    after = with_devices(
+        before, {h1: _nics(hosts[h1], eth2={"roce_tos": 96}, eth3={"roce_tos": 96})}
+    )
+    rules = select_rules(all_rules(), Selection())
+    only = frozenset({h1})
+    full = compare(
+        run_checks(before, rules, None, {}, only=only),
+        run_checks(after, rules, None, {}, only=only),
+    )
+    assert any(f.code == "RT000" and f.device == h3 for f in full.cleared)  # the case is real
+    with shared_per_device():
+        fast = compare(*recheck(before, after, rules, None, ({}, {}), only=only))
+    assert _seen(fast.cleared) == _seen(full.cleared)

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rocetune.model import BufferProfile, Port, Watchdog
-from rocetune.model.share import built
+from rocetune.platforms.common.construct import construct
 from rocetune.platforms.cumulus import defaults
 from rocetune.platforms.cumulus.interfaces import PortConfig, Setting
 from rocetune.platforms.cumulus.operational import OperLink
@@ -91,7 +91,7 @@ def build_port(
     _link(fields, settings, oper)
     fields.part(_bound(plan.mappings, settings, "mapping", issues), ("trust", "dscp_to_priority"))
     fields.part(plan.sp_to_tc, ("priority_to_tc",))
-    fields.put("tc_to_queue", dict(_IDENTITY_QUEUES), None)
+    fields.put("tc_to_queue", plan.same.value("tc_to_queue", dict(_IDENTITY_QUEUES)), None)
     pfc = _pfc_profile(plan, settings, issues)
     _pfc(fields, pfc, plan)
     pause = _bound(plan.link_pause, settings, "link-pause", issues)
@@ -104,7 +104,9 @@ def build_port(
     remark = _bound(plan.remarks, settings, "remark", issues)
     fields.part(remark, ("dscp_rewrite", "dscp_rewrite_on_ingress"))
     _watchdog(fields, settings.get("watchdog"), plan)
-    port = built(Port(name=name, **fields.values))
+    # Not validated: every value is of its field's type and the plan's objects are handed to
+    # every port as they are (no per-port copies; the run's sharer finds them by identity).
+    port = construct(Port, {"name": name, **fields.values})
     if config is not None:
         where: Where = (issues.file, config.line)
     else:
@@ -159,13 +161,15 @@ def _pfc_profile(
 def _pfc(fields: _Fields, profile: PfcProfile | bool | None, plan: QosPlan) -> None:
     sp_to_tc: dict[int, int] | None = plan.sp_to_tc.values.get("priority_to_tc")
     if profile is False:
+        same = plan.same
         for name in ("pfc_rx", "pfc_tx"):
             fields.put(name, (), None)
-        fields.put("pfc_priority_to_pg", {}, None)
-        fields.put("pfc_priority_to_queue", {}, None)
-        fields.put("pg_buffers", {}, None)
+        fields.put("pfc_priority_to_pg", same.value("pfc_priority_to_pg", {}), None)
+        fields.put("pfc_priority_to_queue", same.value("pfc_priority_to_queue", {}), None)
+        fields.put("pg_buffers", same.value("pg_buffers", {}), None)
         fields.put("cable_length_m", None, None)
-        fields.put("tc_to_pg", _tc_to_pg(sp_to_tc, ()), plan.sp_to_tc.lines.get("priority_to_tc"))
+        tc_to_pg = same.value("tc_to_pg", _tc_to_pg(sp_to_tc, ()))  # the plan's sp_to_tc
+        fields.put("tc_to_pg", tc_to_pg, plan.sp_to_tc.lines.get("priority_to_tc"))
         return
     if not isinstance(profile, PfcProfile) or profile.priorities is None:
         for name in ("pfc_rx", "pfc_tx", "pfc_priority_to_pg", "pfc_priority_to_queue"):
@@ -187,14 +191,26 @@ def _pfc_known(
     for name, flag in (("pfc_rx", profile.rx), ("pfc_tx", profile.tx)):
         value = None if flag is None else (sps if flag else ())
         fields.put(name, value, profile.lines.get(name[-2:], prio_line))
-    pg = min(sps) if sps else None
-    fields.put("pfc_priority_to_pg", dict.fromkeys(sps, pg), prio_line)
-    queues = None if sp_to_tc is None else {sp: sp_to_tc[sp] for sp in sps if sp in sp_to_tc}
-    fields.put("pfc_priority_to_queue", queues, prio_line)
-    fields.put("tc_to_pg", _tc_to_pg(sp_to_tc, sps), prio_line)
+    # One set of values per PFC profile of the plan (the plan holds the profile: its id stays).
+    made = plan.same.make(("pfc", id(profile)), lambda: _pfc_values(profile, sps, sp_to_tc, plan))
+    fields.put("pfc_priority_to_pg", made["pfc_priority_to_pg"], prio_line)
+    fields.put("pfc_priority_to_queue", made["pfc_priority_to_queue"], prio_line)
+    fields.put("tc_to_pg", made["tc_to_pg"], prio_line)
     fields.put("cable_length_m", profile.cable_m, profile.lines.get("cable", profile.line))
-    buffers = {} if pg is None else {pg: _lossless_buffer(profile, sps, plan)}
-    fields.put("pg_buffers", buffers, profile.lines.get("buffer", prio_line))
+    fields.put("pg_buffers", made["pg_buffers"], profile.lines.get("buffer", prio_line))
+
+
+def _pfc_values(
+    profile: PfcProfile, sps: tuple[int, ...], sp_to_tc: dict[int, int] | None, plan: QosPlan
+) -> dict[str, Any]:
+    pg = min(sps) if sps else None
+    queues = None if sp_to_tc is None else {sp: sp_to_tc[sp] for sp in sps if sp in sp_to_tc}
+    return {
+        "pfc_priority_to_pg": dict.fromkeys(sps, pg),
+        "pfc_priority_to_queue": queues,
+        "tc_to_pg": _tc_to_pg(sp_to_tc, sps),
+        "pg_buffers": {} if pg is None else {pg: _lossless_buffer(profile, sps, plan)},
+    }
 
 
 def _tc_to_pg(sp_to_tc: dict[int, int] | None, lossless: tuple[int, ...]) -> dict[int, int] | None:
@@ -228,15 +244,15 @@ def _lossless_buffer(profile: PfcProfile, sps: tuple[int, ...], plan: QosPlan) -
 
 def _watchdog(fields: _Fields, setting: Setting | None, plan: QosPlan) -> None:
     if setting is None:
-        fields.put("watchdog", Watchdog(enabled=False), None)
+        fields.put("watchdog", plan.same.model(Watchdog(enabled=False)), None)
         return
     if setting.value is None:
         fields.put("watchdog", None, setting.line)
         return
     if not setting.value:
-        fields.put("watchdog", Watchdog(enabled=False), setting.line)
+        fields.put("watchdog", plan.same.model(Watchdog(enabled=False)), setting.line)
         return
     poll, robustness = plan.poll_ms, plan.robustness
     detection = poll * robustness if poll is not None and robustness is not None else None
     watchdog = Watchdog(enabled=True, detection_ms=detection, restoration_ms=poll, action="drop")
-    fields.put("watchdog", watchdog, setting.line)
+    fields.put("watchdog", plan.same.model(watchdog), setting.line)

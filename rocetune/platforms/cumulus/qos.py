@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rocetune.model.device import Trust
+from rocetune.platforms.common.construct import Same
 from rocetune.platforms.cumulus import defaults, values
 from rocetune.platforms.cumulus.qos_common import UNKNOWN_KEY, Ctx, Line, Part
 from rocetune.platforms.cumulus.qos_queues import (
@@ -85,6 +86,10 @@ class QosPlan:
     lossless_alpha: float | None = defaults.LOSSLESS_PG_ALPHA
     alpha_line: Line = None
     remarks: dict[str, Part] = field(default_factory=dict)
+    same: Same = field(default_factory=Same, repr=False, compare=False)
+    """One object per distinct value the plan hands to ports (ports are built with
+    :func:`~rocetune.platforms.common.construct.construct`: the run's sharer finds them by
+    identity)."""
 
 
 def resolve_qos(tree: ConfigTree, issues: Issues) -> QosPlan:

@@ -32,7 +32,6 @@ import re
 from functools import lru_cache
 
 from rocetune.model import BufferPool, Port
-from rocetune.model.share import built
 from rocetune.platforms.sonic.asic import asic_family
 from rocetune.platforms.sonic.build_port import (
     DEFAULT_WD_MS,
@@ -106,7 +105,10 @@ def build_ports(ctx: Ctx, *, running: bool = False) -> tuple[dict[str, Port], fl
     names = port_names(ctx)
     count = len(ctx.cfg.ports) if "PORT" in ctx.cfg.present else len(names)
     default = watchdog_default(ctx, count, running=running)
-    ports = {name: built(build_port(ctx, name, default)) for name in names}
+    # No per-port rocetune.model.share.built: build_port makes no copies to free (it hands
+    # every port of the device the same objects, rocetune.platforms.common.construct); the
+    # run shares the device's values once it is parsed.
+    ports = {name: build_port(ctx, name, default) for name in names}
     return ports, poll_ms(ctx, default)
 
 

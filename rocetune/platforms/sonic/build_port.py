@@ -52,6 +52,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rocetune.model import BufferProfile, EcnProfile, Port, Scheduler, Trust, Watchdog
+from rocetune.platforms.common.construct import construct
 from rocetune.platforms.sonic.resolve import Bound, Ctx, value_of
 from rocetune.platforms.sonic.shape import BindingCfg
 from rocetune.platforms.sonic.values import At
@@ -104,33 +105,36 @@ def build_port(ctx: Ctx, name: str, wd_default: WatchdogDefault) -> Port:
         ctx.ref(f"{path}.{fname}", item.line if item else None)
     cable = cfg.cable.get(name)
     ctx.ref(f"{path}.cable_length_m", cable.line if cable else None)
-    return Port(
-        name=name,
-        speed_mbps=speed.value if speed else None,
-        mtu=mtu.value if mtu else None,
-        admin_up=admin.value if admin else None,
-        trust=cls.trust,
-        dscp_to_priority=cls.dscp_to_priority,
-        priority_to_tc=cls.priority_to_tc,
-        tc_to_pg=cls.tc_to_pg,
-        tc_to_queue=cls.tc_to_queue,
-        pfc_priority_to_queue=cls.pfc_priority_to_queue,
-        pfc_priority_to_pg=cls.pfc_priority_to_pg,
-        pfc_rx=pfc_rx,
-        pfc_tx=pfc_tx,
-        link_pause=False,
-        watchdog=_watchdog(ctx, name, pfc_tx, wd_default),
-        ecn=_ecn(ctx, name),
-        schedulers=_schedulers(ctx, name),
-        pg_buffers=_buffers(ctx, name, "pg_buffers", "BUFFER_PG", ctx.cfg.pg_bindings),
-        queue_buffers=_buffers(ctx, name, "queue_buffers", "BUFFER_QUEUE", ctx.cfg.queue_bindings),
-        cable_length_m=cable.value if cable else None,
-        lanes=port_cfg.lanes.value if port_cfg and port_cfg.lanes else None,
-        fec=fec.value if fec else None,
-        alias=port_cfg.alias.value if port_cfg and port_cfg.alias else None,
-        dscp_rewrite=_dscp_rewrite(ctx, name),
-        dscp_rewrite_on_ingress=True,
-    )
+    values = {
+        "name": name,
+        "speed_mbps": speed.value if speed else None,
+        "mtu": mtu.value if mtu else None,
+        "admin_up": admin.value if admin else None,
+        "trust": cls.trust,
+        "dscp_to_priority": cls.dscp_to_priority,
+        "priority_to_tc": cls.priority_to_tc,
+        "tc_to_pg": cls.tc_to_pg,
+        "tc_to_queue": cls.tc_to_queue,
+        "pfc_priority_to_queue": cls.pfc_priority_to_queue,
+        "pfc_priority_to_pg": cls.pfc_priority_to_pg,
+        "pfc_rx": pfc_rx,
+        "pfc_tx": pfc_tx,
+        "link_pause": False,
+        "watchdog": ctx.same.model(_watchdog(ctx, name, pfc_tx, wd_default)),
+        "ecn": _ecn(ctx, name),
+        "schedulers": _schedulers(ctx, name),
+        "pg_buffers": _buffers(ctx, name, "pg_buffers", "BUFFER_PG", ctx.cfg.pg_bindings),
+        "queue_buffers": _buffers(
+            ctx, name, "queue_buffers", "BUFFER_QUEUE", ctx.cfg.queue_bindings
+        ),
+        "cable_length_m": cable.value if cable else None,
+        "lanes": port_cfg.lanes.value if port_cfg and port_cfg.lanes else None,
+        "fec": fec.value if fec else None,
+        "alias": port_cfg.alias.value if port_cfg and port_cfg.alias else None,
+        "dscp_rewrite": _dscp_rewrite(ctx, name),
+        "dscp_rewrite_on_ingress": True,
+    }
+    return construct(Port, values)
 
 
 def _dscp_rewrite(ctx: Ctx, name: str) -> dict[int, int] | None:
@@ -142,9 +146,9 @@ def _dscp_rewrite(ctx: Ctx, name: str) -> dict[int, int] | None:
 def _map_field(ctx: Ctx, path: str, bound: Bound, unbound: dict[int, int]) -> dict[int, int] | None:
     ctx.ref(path, bound.line)
     if not bound.bound:
-        return dict(unbound)
+        return ctx.same.value(("unbound", *unbound.items()), dict(unbound))
     ctx.ref_map(path, bound.lines)
-    return bound.values
+    return bound.values  # the table's own dict, read only: every port bound to it holds it
 
 
 def classify(ctx: Ctx, name: str) -> Classification:
@@ -159,7 +163,8 @@ def classify(ctx: Ctx, name: str) -> Classification:
     ctx.ref(f"{path}.trust", dscp.line if dscp.bound else dot1p.line)
     out.dscp_to_priority = _map_field(ctx, f"{path}.dscp_to_priority", dscp, {})
     if dscp.bound:
-        out.priority_to_tc = _identity_for(dscp.values)
+        identity = _identity_for(dscp.values)
+        out.priority_to_tc = ctx.same.value(("identity", id(dscp.values)), identity)  # cfg's map
         ctx.ref(f"{path}.priority_to_tc", dscp.line)
     else:
         out.priority_to_tc = _map_field(ctx, f"{path}.priority_to_tc", dot1p, {})
@@ -273,7 +278,7 @@ def _ecn(ctx: Ctx, name: str) -> dict[int, EcnProfile] | None:
             if not recorded and queue.line is not None:
                 ctx.ref(parent, queue.line)
                 recorded = True
-    return out
+    return ctx.same.table("ecn", out)
 
 
 def _schedulers(ctx: Ctx, name: str) -> dict[int, Scheduler] | None:
@@ -289,7 +294,7 @@ def _schedulers(ctx: Ctx, name: str) -> dict[int, Scheduler] | None:
             if not recorded and queue.line is not None:
                 ctx.ref(parent, queue.line)
                 recorded = True
-    return out
+    return ctx.same.table("schedulers", out)
 
 
 def _buffers(
@@ -306,4 +311,4 @@ def _buffers(
         if not recorded and binding.line is not None:
             ctx.ref(parent, binding.line)
             recorded = True
-    return out
+    return ctx.same.table(attr, out)

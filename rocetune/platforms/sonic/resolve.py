@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from rocetune.model import BufferProfile, EcnProfile, Scheduler
 from rocetune.model.device import SchedulerKind
 from rocetune.platforms.base import Provenance, SourceRef
+from rocetune.platforms.common.construct import Same
 from rocetune.platforms.sonic.norm_qos import MAP_TABLES
 from rocetune.platforms.sonic.shape import SonicConfig
 from rocetune.platforms.sonic.values import At, Problems
@@ -72,6 +73,10 @@ class Ctx:
     _buf: dict[str, BufferProfile] = field(default_factory=dict)
     _tables: dict[int, dict[str, SourceRef]] = field(default_factory=dict)
     _keep: list[object] = field(default_factory=list)
+    same: Same = field(default_factory=Same)
+    """One object per distinct value handed to ports (built with
+    :func:`~rocetune.platforms.common.construct.construct`: the run's sharer finds them by
+    identity)."""
 
     def ref(self, path: str, line: int | None) -> None:
         """Record the line of a model path (first record wins)."""

@@ -1,0 +1,114 @@
+"""Ports built without validation (rocetune.platforms.common.construct) equal validated ones.
+
+The switch builders construct ports from values they typed themselves and hand every port of
+a device the same objects for the same binding. With ``construct.VERIFY`` every constructed
+model is validated too and must be strictly equal (types included): these tests parse every
+SONiC and NVUE file of the repository that way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmarks.fabricgen import cumulus_config, sonic_config
+from rocetune.load import load_device
+from rocetune.model import EcnProfile, Port
+from rocetune.platforms.common import construct
+from rocetune.platforms.common.construct import ConstructMismatch, same
+from tests.paths import ROOT
+
+SUFFIXES = {".json", ".yaml", ".yml", ".txt", ".conf", ".cfg"}
+FOLDERS = (
+    "tests/corpus/sonic",
+    "tests/corpus/cumulus",
+    "tests/realworld/configs/sonic",
+    "tests/realworld/configs/cumulus",
+    "tests/platforms/goldens/sonic",
+    "tests/platforms/goldens/cumulus",
+    "tests/fixtures",
+)
+
+
+def _files() -> Iterator[Path]:
+    for folder in FOLDERS:
+        for path in sorted((ROOT / folder).rglob("*")):
+            if path.is_file() and path.suffix in SUFFIXES:
+                yield path
+
+
+FILES = list(_files())
+
+
+@pytest.fixture
+def verify(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(construct, "VERIFY", True)
+
+
+def test_same_is_strict() -> None:
+    assert same({1: 2}, {1: 2})
+    assert not same({1: 2}, {1: 2.0})
+    assert not same({1: 2}, {True: 2})
+    assert not same({1: 2, 3: 4}, {3: 4, 1: 2})  # order is part of a dump
+    assert not same((1,), [1])
+    assert same(EcnProfile(name="a"), EcnProfile(name="a"))
+    assert not same(EcnProfile(name="a"), EcnProfile(name="a", ecn_mark=None))  # fields set
+
+
+@pytest.mark.usefixtures("verify")
+def test_verify_catches_a_value_validation_would_change() -> None:
+    with pytest.raises(ConstructMismatch):
+        construct.construct(Port, {"name": "p", "cable_length_m": 40})  # validated: 40.0
+    with pytest.raises(ConstructMismatch):
+        construct.construct(Port, {"name": "p", "dscp_to_priority": {"3": 3}})  # key -> 3
+    port = construct.construct(Port, {"name": "p", "cable_length_m": 40.0})
+    assert same(port, Port(name="p", cable_length_m=40.0))
+
+
+def test_the_check_is_reached_through_load_device(
+    verify: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A mismatch in a builder is not swallowed as a parsed device (the test can fail)."""
+    real = Port.model_construct
+
+    def wrong(**values: Any) -> Port:
+        values["cable_length_m"] = 1  # an int where validation makes a float
+        return real(**values)
+
+    monkeypatch.setattr(Port, "model_construct", wrong)
+    path = tmp_path / "config_db.json"
+    path.write_text(sonic_config("leaf0", {0: "gpu0"}), encoding="utf-8")
+    loaded = load_device("leaf0", path, "sonic", "leaf")
+    assert loaded.result is None
+
+
+@pytest.mark.usefixtures("verify")
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_constructed_ports_equal_validated_ones(path: Path) -> None:
+    for platform in ("sonic", "cumulus"):
+        loaded = load_device(path.stem, path, platform, "leaf")
+        if loaded.result is None:
+            why = str(loaded.error or (loaded.problem and loaded.problem.message))
+            assert "internal error" not in why, why
+
+
+@pytest.mark.usefixtures("verify")
+@pytest.mark.parametrize("platform", ["sonic", "cumulus"])
+def test_generated_switch_ports_share_their_values(platform: str, tmp_path: Path) -> None:
+    peers = {i: f"gpu{i}" for i in range(0, 64, 3)}
+    if platform == "sonic":
+        path = tmp_path / "config_db.json"
+        path.write_text(sonic_config("leaf0", peers, no_pfc=5), encoding="utf-8")
+    else:
+        path = tmp_path / "nvue.yaml"
+        path.write_text(cumulus_config("leaf0", peers), encoding="utf-8")
+    loaded = load_device("leaf0", path, platform, "leaf")
+    assert loaded.result is not None
+    ports = list(loaded.result.device.ports.values())
+    assert len(ports) >= 64
+    for field in ("dscp_to_priority", "tc_to_queue", "ecn", "schedulers"):
+        values = {id(getattr(p, field)) for p in ports}
+        assert len(values) == 1, field  # one object for every port

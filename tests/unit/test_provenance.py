@@ -115,3 +115,37 @@ def test_a_port_is_one_node_and_a_chain_of_shapes_one_index() -> None:
     assert prov.lookup("ports.E1.f5.5") == SourceRef("cfg", 7)
     assert prov.lookup("ports.E2.other.x") == SourceRef("cfg", 8)
     assert prov.lookup("ports.E2.f5.5") is None
+
+
+def test_add_many_records_what_adds_one_by_one_record() -> None:
+    """``add_many(parent, file, leaves)`` == ``add(parent + leaf, file, line)`` in order."""
+    rng = random.Random(7)
+    parents = ["ports.Ethernet0.", "ports.Ethernet1/1.10.", "nics.mlx5_0.", "ports.", "x.", ""]
+    leaves = ["mtu", "pfc_rx", "ecn.3", "dscp_to_priority.46", "0", "", "a.b.c"]
+    for _ in range(200):
+        ops = []
+        for _ in range(rng.randint(1, 12)):
+            parent = rng.choice(parents)
+            batch = [
+                (rng.choice(leaves), rng.choice([None, 0, 1, 7, 4096, 10**9, 1 << 50]))
+                for _ in range(rng.randint(0, 8))
+            ]
+            ops.append((parent, rng.choice(["a.conf", "b/c.json"]), batch))
+        one, many = Provenance(), Provenance()
+        for parent, file, batch in ops:
+            for leaf, line in batch:
+                one.add(parent + leaf, file, line)
+            many.add_many(parent, file, batch)
+        assert list(many.items()) == list(one.items())
+        assert len(many.refs) == len(one.refs)
+        for parent, _, batch in ops:
+            for leaf, _ in batch:
+                assert many.lookup(parent + leaf) == one.lookup(parent + leaf)
+
+
+def test_add_many_shares_shapes_like_add() -> None:
+    prov = Provenance()
+    for p in range(64):
+        prov.add_many(f"ports.Ethernet{p}.", "cfg", [("mtu", 10 * p), ("pfc_rx", 10 * p + 1)])
+    assert len({id(node.shape) for node in prov._tree.values()}) == 1
+    assert prov.lookup("ports.Ethernet5.pfc_rx") == SourceRef("cfg", 51)

@@ -102,9 +102,9 @@ def build_port(ctx: Ctx, name: str, wd_default: WatchdogDefault) -> Port:
         admin = At(False, port_cfg.line)
     fec = port_cfg.fec if port_cfg else None
     for fname, item in (("speed_mbps", speed), ("mtu", mtu), ("admin_up", admin), ("fec", fec)):
-        ctx.ref(f"{path}.{fname}", item.line if item else None)
+        ctx.leaf(fname, item.line if item else None)
     cable = cfg.cable.get(name)
-    ctx.ref(f"{path}.cable_length_m", cable.line if cable else None)
+    ctx.leaf("cable_length_m", cable.line if cable else None)
     values = {
         "name": name,
         "speed_mbps": speed.value if speed else None,
@@ -134,6 +134,7 @@ def build_port(ctx: Ctx, name: str, wd_default: WatchdogDefault) -> Port:
         "dscp_rewrite": _dscp_rewrite(ctx, name),
         "dscp_rewrite_on_ingress": True,
     }
+    ctx.port_done(name)
     return construct(Port, values)
 
 
@@ -143,11 +144,13 @@ def _dscp_rewrite(ctx: Ctx, name: str) -> dict[int, int] | None:
     return _bound_map(ctx, name, "dscp_rewrite", "tc_to_dscp_map", {})
 
 
-def _map_field(ctx: Ctx, path: str, bound: Bound, unbound: dict[int, int]) -> dict[int, int] | None:
-    ctx.ref(path, bound.line)
+def _map_field(
+    ctx: Ctx, name: str, attr: str, bound: Bound, unbound: dict[int, int]
+) -> dict[int, int] | None:
+    ctx.leaf(attr, bound.line)
     if not bound.bound:
         return ctx.same.value(("unbound", *unbound.items()), dict(unbound))
-    ctx.ref_map(path, bound.lines)
+    ctx.ref_map(f"ports.{name}.{attr}", bound.lines)
     return bound.values  # the table's own dict, read only: every port bound to it holds it
 
 
@@ -156,18 +159,17 @@ def classify(ctx: Ctx, name: str) -> Classification:
     out = Classification()
     if "PORT_QOS_MAP" not in ctx.cfg.present:
         return out
-    path = f"ports.{name}"
     dscp = ctx.qos_map(name, "dscp_to_tc_map")
     dot1p = ctx.qos_map(name, "dot1p_to_tc_map")
     out.trust = _trust(dscp.bound, dot1p.bound)
-    ctx.ref(f"{path}.trust", dscp.line if dscp.bound else dot1p.line)
-    out.dscp_to_priority = _map_field(ctx, f"{path}.dscp_to_priority", dscp, {})
+    ctx.leaf("trust", dscp.line if dscp.bound else dot1p.line)
+    out.dscp_to_priority = _map_field(ctx, name, "dscp_to_priority", dscp, {})
     if dscp.bound:
         identity = _identity_for(dscp.values)
         out.priority_to_tc = ctx.same.value(("identity", id(dscp.values)), identity)  # cfg's map
-        ctx.ref(f"{path}.priority_to_tc", dscp.line)
+        ctx.leaf("priority_to_tc", dscp.line)
     else:
-        out.priority_to_tc = _map_field(ctx, f"{path}.priority_to_tc", dot1p, {})
+        out.priority_to_tc = _map_field(ctx, name, "priority_to_tc", dot1p, {})
     out.tc_to_pg = _bound_map(ctx, name, "tc_to_pg", "tc_to_pg_map", {})
     out.tc_to_queue = _bound_map(ctx, name, "tc_to_queue", "tc_to_queue_map", {})
     out.pfc_priority_to_queue = _bound_map(
@@ -181,7 +183,7 @@ def _bound_map(
     ctx: Ctx, name: str, attr: str, field_name: str, unbound: dict[int, int]
 ) -> dict[int, int] | None:
     bound = ctx.qos_map(name, field_name)
-    return _map_field(ctx, f"ports.{name}.{attr}", bound, unbound)
+    return _map_field(ctx, name, attr, bound, unbound)
 
 
 def _identity_for(dscp_map: dict[int, int] | None) -> dict[int, int] | None:
@@ -207,13 +209,13 @@ def _pfc(ctx: Ctx, name: str) -> tuple[tuple[int, ...] | None, tuple[int, ...] |
     enable = qos.pfc_enable if qos is not None else None
     tx: tuple[int, ...] | None = () if enable is None else enable.value
     line = enable.line if enable is not None else (qos.line if qos is not None else None)
-    ctx.ref(f"ports.{name}.pfc_tx", line)
+    ctx.leaf("pfc_tx", line)
     port_cfg = cfg.ports.get(name)
     asym = port_cfg.pfc_asym if port_cfg is not None else None
     if asym is None or asym.value is False:
-        ctx.ref(f"ports.{name}.pfc_rx", line)
+        ctx.leaf("pfc_rx", line)
         return tx, tx
-    ctx.ref(f"ports.{name}.pfc_rx", asym.line)
+    ctx.leaf("pfc_rx", asym.line)
     return (ALL_PRIORITIES if asym.value else None), tx
 
 
@@ -227,10 +229,10 @@ def _wd_priorities(ctx: Ctx, name: str) -> tuple[int, ...] | None:
 def _watchdog(
     ctx: Ctx, name: str, pfc_tx: tuple[int, ...] | None, default: WatchdogDefault
 ) -> Watchdog | None:
-    path = f"ports.{name}.watchdog"
+    path = "watchdog"
     wd = ctx.cfg.watchdogs.get(name)
     if wd is not None:
-        ctx.ref(path, wd.line)
+        ctx.leaf(path, wd.line)
         return Watchdog(
             enabled=True,
             detection_ms=value_of(wd.detection),
@@ -239,12 +241,12 @@ def _watchdog(
             priorities=_wd_priorities(ctx, name),
         )
     if default.running:
-        ctx.ref(path, ctx.cfg.table_lines.get("PFC_WD", default.line))
+        ctx.leaf(path, ctx.cfg.table_lines.get("PFC_WD", default.line))
         return Watchdog(enabled=False)
     if default.status == "enable":
         if pfc_tx is None:
             return None
-        ctx.ref(path, default.line)
+        ctx.leaf(path, default.line)
         if not pfc_tx:
             return Watchdog(enabled=False, runtime_default=True)
         ms = float(DEFAULT_WD_MS * default.multiplier)
@@ -257,10 +259,10 @@ def _watchdog(
             runtime_default=True,
         )
     if default.status == "disable":
-        ctx.ref(path, default.line)
+        ctx.leaf(path, default.line)
         return Watchdog(enabled=False, runtime_default=True)
     if "PFC_WD" in ctx.cfg.present:
-        ctx.ref(path, ctx.cfg.table_lines.get("PFC_WD"))
+        ctx.leaf(path, ctx.cfg.table_lines.get("PFC_WD"))
         return Watchdog(enabled=False)
     return None
 
@@ -269,14 +271,14 @@ def _ecn(ctx: Ctx, name: str) -> dict[int, EcnProfile] | None:
     if "QUEUE" not in ctx.cfg.present:
         return None
     out: dict[int, EcnProfile] = {}
-    parent = f"ports.{name}.ecn"
+    parent = "ecn"
     recorded = False  # the parent's line is its first entry's (the first record wins)
     for q, queue in sorted(ctx.cfg.queues.get(name, {}).items()):
         if queue.wred_profile is not None:
             out[q] = ctx.ecn_profile(queue.wred_profile)
-            ctx.ref(f"{parent}.{q}", queue.line)
+            ctx.leaf(f"{parent}.{q}", queue.line)
             if not recorded and queue.line is not None:
-                ctx.ref(parent, queue.line)
+                ctx.leaf(parent, queue.line)
                 recorded = True
     return ctx.same.table("ecn", out)
 
@@ -285,14 +287,14 @@ def _schedulers(ctx: Ctx, name: str) -> dict[int, Scheduler] | None:
     if "QUEUE" not in ctx.cfg.present:
         return None
     out: dict[int, Scheduler] = {}
-    parent = f"ports.{name}.schedulers"
+    parent = "schedulers"
     recorded = False
     for q, queue in sorted(ctx.cfg.queues.get(name, {}).items()):
         if queue.scheduler is not None:
             out[q] = ctx.scheduler(queue.scheduler)
-            ctx.ref(f"{parent}.{q}", queue.line)
+            ctx.leaf(f"{parent}.{q}", queue.line)
             if not recorded and queue.line is not None:
-                ctx.ref(parent, queue.line)
+                ctx.leaf(parent, queue.line)
                 recorded = True
     return ctx.same.table("schedulers", out)
 
@@ -303,12 +305,12 @@ def _buffers(
     if table not in ctx.cfg.present:
         return None
     out: dict[int, BufferProfile] = {}
-    parent = f"ports.{name}.{attr}"
+    parent = attr
     recorded = False
     for i, binding in sorted(bindings.get(name, {}).items()):
         out[i] = ctx.buffer_profile(binding.profile)
-        ctx.ref(f"{parent}.{i}", binding.line)
+        ctx.leaf(f"{parent}.{i}", binding.line)
         if not recorded and binding.line is not None:
-            ctx.ref(parent, binding.line)
+            ctx.leaf(parent, binding.line)
             recorded = True
     return ctx.same.table(attr, out)

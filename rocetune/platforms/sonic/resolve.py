@@ -73,6 +73,7 @@ class Ctx:
     _buf: dict[str, BufferProfile] = field(default_factory=dict)
     _tables: dict[int, dict[str, SourceRef]] = field(default_factory=dict)
     _keep: list[object] = field(default_factory=list)
+    _leaves: list[tuple[str, int | None]] = field(default_factory=list)
     same: Same = field(default_factory=Same)
     """One object per distinct value handed to ports (built with
     :func:`~rocetune.platforms.common.construct.construct`: the run's sharer finds them by
@@ -82,6 +83,18 @@ class Ctx:
         """Record the line of a model path (first record wins)."""
         if line is not None:
             self.prov.add(path, self.file, line)
+
+    def leaf(self, leaf: str, line: int | None) -> None:
+        """Record the line of a field of the port being built (``ports.NAME.`` + ``leaf``):
+        kept until :meth:`port_done` records them all at once (first record wins)."""
+        if line is not None:
+            self._leaves.append((leaf, line))
+
+    def port_done(self, name: str) -> None:
+        """Record the lines of the port's fields :meth:`leaf` kept, in their order."""
+        if self._leaves:
+            self.prov.add_many(f"ports.{name}.", self.file, self._leaves)
+            self._leaves = []
 
     def ref_map(self, path: str, lines: dict[int, int | None]) -> None:
         """Record the lines of a bound map's entries: one table per map, shared by ports."""

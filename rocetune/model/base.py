@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
+
+from rocetune.model.keyshare import key_shared_template
 
 _FIELD_SETS: dict[frozenset[str], set[str]] = {}
 """One set of explicitly set field names per distinct set, shared by the models that have
 it (a set of ten names is ~730 bytes: a port or a finding had its own)."""
 _FIELD_SETS_MAX = 4096
+_BLANK: list[type[BaseModel]] = []
+"""The field-less model lending its instances to :func:`key_shared_template` (set below)."""
 
 
 class Model(BaseModel):
@@ -26,9 +30,29 @@ class Model(BaseModel):
     # model's source on import: ~20 % of a cached audit); tools/inventory_schema.py gives
     # them to the JSON Schema and docs/inventory.md.
 
+    _key_shared: ClassVar[dict[str, Any] | None] = None
+    """A dict of this class's fields (all None) whose keys are shared with the class
+    (CPython's key-sharing instance dicts): an instance's values are copied into a copy of
+    it (see :mod:`rocetune.model.keyshare`). None = not smaller here (few fields, another
+    interpreter), instances keep pydantic's own dict."""
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        # Before the first instance exists (creating one reserves part of the class's
+        # shared key table).
+        blank = _BLANK[0] if _BLANK else None
+        frozen = cls.model_config.get("frozen")
+        cls._key_shared = (
+            key_shared_template(cls, blank, tuple(cls.model_fields))
+            if blank is not None and frozen
+            else None
+        )
+
     def model_post_init(self, context: Any, /) -> None:
         """Share the set of explicitly set field names with equal ones (frozen models only
-        read it: assignment is refused, ``model_copy`` copies it before updating)."""
+        read it: assignment is refused, ``model_copy`` copies it before updating), and keep
+        the field values in a key-shared dict where that is smaller."""
         if not self.model_config.get("frozen"):
             return
         names = self.__pydantic_fields_set__
@@ -39,3 +63,32 @@ class Model(BaseModel):
                 _FIELD_SETS[key] = names
         elif shared is not names:
             object.__setattr__(self, "__pydantic_fields_set__", shared)
+        template = self._key_shared
+        if template is not None:
+            _rehome(self, template)
+
+    def __setstate__(self, state: dict[Any, Any]) -> None:
+        super().__setstate__(state)
+        template = self._key_shared
+        if template is not None:
+            _rehome(self, template)
+
+
+def _rehome(model: BaseModel, template: dict[str, Any]) -> None:
+    """Move ``model``'s field values into a copy of ``template`` (same keys, same order:
+    pydantic fills every field), unless it has other keys (then its own dict stays)."""
+    values = model.__dict__
+    if len(values) != len(template):
+        return
+    moved = template.copy()
+    moved.update(values)
+    if len(moved) == len(values):  # no key that is not a field: the same mapping
+        object.__setattr__(model, "__dict__", moved)
+
+
+class _Blank(Model):
+    """A model without fields: its instances lend their memory layout (every ``Model``
+    subclass has the same) to fill another class's shared key table."""
+
+
+_BLANK.append(_Blank)

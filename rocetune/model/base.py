@@ -30,11 +30,11 @@ class Model(BaseModel):
     # model's source on import: ~20 % of a cached audit); tools/inventory_schema.py gives
     # them to the JSON Schema and docs/inventory.md.
 
-    _key_shared: ClassVar[dict[str, Any] | None] = None
+    _key_shared: ClassVar[tuple[dict[str, Any], tuple[str, ...]] | None] = None
     """A dict of this class's fields (all None) whose keys are shared with the class
-    (CPython's key-sharing instance dicts): an instance's values are copied into a copy of
-    it (see :mod:`rocetune.model.keyshare`). None = not smaller here (few fields, another
-    interpreter), instances keep pydantic's own dict."""
+    (CPython's key-sharing instance dicts) and its keys: an instance's values are copied
+    into a copy of it (see :mod:`rocetune.model.keyshare`). None = not smaller here (few
+    fields, another interpreter): instances keep pydantic's own dict."""
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
@@ -43,11 +43,9 @@ class Model(BaseModel):
         # shared key table).
         blank = _BLANK[0] if _BLANK else None
         frozen = cls.model_config.get("frozen")
-        cls._key_shared = (
-            key_shared_template(cls, blank, tuple(cls.model_fields))
-            if blank is not None and frozen
-            else None
-        )
+        names = tuple(cls.model_fields)
+        template = key_shared_template(cls, blank, names) if blank and frozen else None
+        cls._key_shared = None if template is None else (template, names)
 
     def model_post_init(self, context: Any, /) -> None:
         """Share the set of explicitly set field names with equal ones (frozen models only
@@ -63,27 +61,27 @@ class Model(BaseModel):
                 _FIELD_SETS[key] = names
         elif shared is not names:
             object.__setattr__(self, "__pydantic_fields_set__", shared)
-        template = self._key_shared
-        if template is not None:
-            _rehome(self, template)
+        shared = self._key_shared
+        if shared is not None:
+            _rehome(self, *shared)
 
     def __setstate__(self, state: dict[Any, Any]) -> None:
         super().__setstate__(state)
-        template = self._key_shared
-        if template is not None:
-            _rehome(self, template)
+        shared = self._key_shared
+        if shared is not None:
+            _rehome(self, *shared)
 
 
-def _rehome(model: BaseModel, template: dict[str, Any]) -> None:
-    """Move ``model``'s field values into a copy of ``template`` (same keys, same order:
-    pydantic fills every field), unless it has other keys (then its own dict stays)."""
+def _rehome(model: BaseModel, template: dict[str, Any], names: tuple[str, ...]) -> None:
+    """Move ``model``'s field values into a copy of ``template`` when it has exactly the
+    template's keys (pydantic fills every field, in field order, as the template has them;
+    ``model_construct`` without a required field keeps its own dict)."""
     values = model.__dict__
-    if len(values) != len(template):
-        return
-    moved = template.copy()
-    moved.update(values)
-    if len(moved) == len(values):  # no key that is not a field: the same mapping
-        object.__setattr__(model, "__dict__", moved)
+    if len(values) == len(names):
+        moved = template.copy()
+        moved.update(values)
+        if len(moved) == len(names):  # no other key: the same mapping
+            object.__setattr__(model, "__dict__", moved)
 
 
 class _Blank(Model):

@@ -412,11 +412,12 @@ class _Collected:
         self.missing: dict[type[Rule], dict[str, _Missed]] = {}
         self.refs: dict[tuple[str, str | None], SourceRef | None] = {}
         self.unverified: dict[tuple[str, int], _Unverified] = {}
+        self.texts: dict[str, str] = {}  # equal texts of findings held once (share_texts)
 
     def add(self, rule_cls: type[Rule], rec: Record) -> None:
         keep = self.keep
         if rec.finding is not None:
-            self.found.append(rec.finding)
+            self.found.append(share_texts(rec.finding, self.texts))
         elif rec.missing is not None:
             note = rec.missing
             if keep is None or note.device in keep:
@@ -443,6 +444,27 @@ class _Collected:
             found.extend(_missing_findings(self.missing, _Looked(self.refs, prov)))
             found.extend(_unverified_findings(self.unverified, fabric, prov))
         return sort_findings(found)
+
+
+_TEXTS = ("message", "observed", "expected")
+_TEXTS_MAX = 100_000
+
+
+def share_texts(finding: Finding, texts: dict[str, str]) -> Finding:
+    """``finding`` with its message, observed and expected strings replaced by the equal ones
+    of earlier findings (in place: the same values). A rule finds the same fault on every
+    port in the same words; each port's finding held its own copy (~700 bytes)."""
+    values = finding.__dict__
+    for name in _TEXTS:
+        text = values[name]
+        if text is not None:
+            held = texts.get(text)
+            if held is None:
+                if len(texts) < _TEXTS_MAX:
+                    texts[text] = text
+            elif held is not text:
+                values[name] = held
+    return finding
 
 
 def recheck(

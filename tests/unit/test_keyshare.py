@@ -53,7 +53,8 @@ def _port(name: str = "swp1") -> Port:
 
 
 def _same(a: Model, b: Model) -> None:
-    assert a == b and b == a
+    assert a == b
+    assert b == a
     assert list(a.__dict__.items()) == list(b.__dict__.items())
     assert a.model_dump() == b.model_dump()
     assert a.model_dump_json() == b.model_dump_json()
@@ -95,7 +96,8 @@ def test_key_shared_models_behave_as_plain_ones() -> None:
     changed = shared.model_copy(update={"mtu": 1500})
     with plain_dicts(Port):
         assert changed == plain.model_copy(update={"mtu": 1500})
-    assert changed.mtu == 1500 and shared.mtu == 9216
+    assert changed.mtu == 1500
+    assert shared.mtu == 9216
     assert shared != _port("swp2")
     constructed = Port.model_construct(**dict(shared.__dict__))
     assert constructed.model_dump() == plain.model_dump()
@@ -114,7 +116,8 @@ def test_hashable_models_hash_alike() -> None:
 def test_model_construct_without_every_field_keeps_its_own_dict() -> None:
     partial = Port.model_construct(_fields_set={"mtu"}, mtu=9000)  # no name: not validated
     assert "name" not in partial.__dict__
-    assert partial.mtu == 9000 and partial.speed_mbps is None
+    assert partial.mtu == 9000
+    assert partial.speed_mbps is None
 
 
 def test_unpickled_models_are_key_shared_too() -> None:
@@ -148,15 +151,19 @@ def test_a_port_holds_half_the_memory() -> None:
     shared = _bytes_per(make)
     with plain_dicts(Port):
         plain = _bytes_per(make)
-    assert shared < 600 < 900 < plain
+    assert shared < 600
+    assert plain > 900
 
 
 def test_no_template_where_it_cannot_help() -> None:
     fields: dict[str, Any] = {f"f{i}": (int | None, None) for i in range(40)}
     wide = create_model("Wide", __base__=Model, **fields)
-    assert wide._key_shared is None  # more names than a shared key table takes
+    if CPYTHON_311:
+        assert wide._key_shared is None  # more names than 3.11's shared key table takes
     assert wide(f3=3).f3 == 3
+    assert wide(f3=3) == wide(f3=3)
     assert key_shared_template(Port, Port, ("name",)) is None  # no layout donor
     narrow = create_model("Narrow", __base__=Model, a=(int, 0))
-    assert narrow._key_shared is None
+    if CPYTHON_311:
+        assert narrow._key_shared is None  # a 30-slot value array would not be smaller
     assert narrow(a=1) == narrow(a=1)

@@ -3,8 +3,11 @@ reads changes."""
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 from rocetune import api
-from rocetune.model import EcnProfile, Port
+from rocetune.model import EcnProfile, Finding, Port
 from rocetune.model.share import Sharer, built, sharing
 from tests.paths import ROOT
 
@@ -84,3 +87,44 @@ def test_frozen_models_share_their_set_of_set_fields() -> None:
     assert c.model_fields_set == {"name", "mtu", "speed_mbps"}
     assert a.model_fields_set == {"name", "mtu"}
     assert a.model_dump(exclude_unset=True) == {"name": "a", "mtu": 9100}
+
+
+def test_equal_finding_texts_are_held_once_and_unchanged() -> None:
+    from benchmarks.memory import eos_config
+    from rocetune import engine
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "eos.txt"
+        path.write_text(eos_config(16), encoding="utf-8")
+        shared = api.lint([path], "eos").findings
+        original = engine.share_texts
+        engine.share_texts = lambda finding, texts: finding  # type: ignore[assignment]
+        try:
+            plain = api.lint([path], "eos").findings
+        finally:
+            engine.share_texts = original
+    assert [f.model_dump() for f in shared] == [f.model_dump() for f in plain]
+    assert len(shared) >= 16
+
+    def texts(findings: list[Finding]) -> list[str]:
+        fields = ("message", "observed", "expected")
+        return [t for f in findings for t in (getattr(f, n) for n in fields) if t is not None]
+
+    assert len({id(t) for t in texts(shared)}) == len(set(texts(shared)))  # one object each
+    assert len({id(t) for t in texts(plain)}) > len(set(texts(plain)))  # pinned: rules copy
+
+
+def test_share_texts_keeps_values_and_other_fields() -> None:
+    from rocetune.engine import share_texts
+    from rocetune.model import Finding
+
+    def make(port: str) -> Finding:
+        message = " ".join(["queue", "7", "is", "strict"])  # a new string object each time
+        return Finding(code="RT1", name="n", severity="error", message=message, port=port)
+
+    texts: dict[str, str] = {}
+    first, second = share_texts(make("a"), texts), share_texts(make("b"), texts)
+    assert first.message is second.message
+    assert first.message == "queue 7 is strict"
+    assert (first.port, second.port, second.observed) == ("a", "b", None)
+    assert second == make("b")

@@ -8,6 +8,7 @@ which rules and ports it left unverified instead.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol, cast
@@ -104,62 +105,101 @@ def _finding(rule: type[Rule], issue: Issue, prov: Mapping[str, Provenance]) -> 
     )
 
 
+_NO_PORT = object()
+
+
+class _Texts:
+    """Strings numbered once per run: the two halves of Missing notes' items."""
+
+    __slots__ = ("codes", "texts")
+
+    def __init__(self) -> None:
+        self.codes: dict[str, int] = {}
+        self.texts: list[str] = []
+
+    def code(self, text: str) -> int:
+        code = self.codes.get(text)
+        if code is None:
+            code = self.codes[text] = len(self.texts)
+            self.texts.append(text)
+        return code
+
+
 class _Missed:
     """The Missing notes of one rule on one device, folded as they come (a note per port and
-    field is thousands on a big switch: only what the RT000 finding says is kept)."""
+    field is thousands on a big switch: only what the RT000 finding says is kept). An item
+    is kept as two numbers, of its text up to the first ``:`` (the port, shared by every
+    rule) and of the rest (the same for every port): its string is put together again only
+    for the first few listed."""
 
-    __slots__ = ("items", "path", "ports")
+    __slots__ = ("codes", "many", "path", "port", "seen")
 
     def __init__(self, path: str | None) -> None:
-        self.items: dict[str, None] = {}
+        self.codes = array("Q")  # item codes in the order they came, each once
+        self.seen: set[int] = set()
         self.path = path
-        self.ports: set[str | None] = set()
+        self.port: object = _NO_PORT  # the first note's port; many: another one came
+        self.many = False
 
-    def add(self, note: Missing) -> None:
-        self.items[note.item] = None
-        self.ports.add(_path_port(note.path, note.item))
+    def add(self, note: Missing, texts: _Texts) -> None:
+        head, colon, tail = note.item.partition(":")
+        code = texts.code(head) << 32 | texts.code(colon + tail)
+        if code not in self.seen:
+            self.seen.add(code)
+            self.codes.append(code)
+        port = _path_port(note.path, note.item)
+        if self.port is _NO_PORT:
+            self.port = port
+        elif port != self.port:
+            self.many = True
+
+    def items(self, texts: _Texts, count: int) -> list[str]:
+        """The first ``count`` items, as they were."""
+        names = texts.texts
+        return [names[c >> 32] + names[c & 0xFFFFFFFF] for c in self.codes[:count]]
 
 
 def _fold_missing(
-    missing: dict[type[Rule], dict[str, _Missed]], rule: type[Rule], note: Missing
+    missing: dict[type[Rule], dict[str, _Missed]], rule: type[Rule], note: Missing, texts: _Texts
 ) -> None:
     by_device = missing.setdefault(rule, {})
     missed = by_device.get(note.device)
     if missed is None:
         missed = by_device[note.device] = _Missed(note.path)
-    missed.add(note)
+    missed.add(note, texts)
 
 
 def _missing_findings(
-    missing: Mapping[type[Rule], Mapping[str, _Missed]], prov: Mapping[str, _Lookup]
+    missing: Mapping[type[Rule], Mapping[str, _Missed]], prov: Mapping[str, _Lookup], texts: _Texts
 ) -> list[Finding]:
     """One RT000 per device and set of missing items; rules missing the same items share it."""
-    groups: dict[tuple[str, tuple[str, ...]], list[type[Rule]]] = {}
-    first_path: dict[tuple[str, tuple[str, ...]], str | None] = {}
-    ports: dict[tuple[str, tuple[str, ...]], set[str | None]] = {}
+    groups: dict[tuple[str, bytes], list[type[Rule]]] = {}
+    first: dict[tuple[str, bytes], _Missed] = {}
+    one_port: dict[tuple[str, bytes], bool] = {}  # the notes of the group name one port
     for rule, by_device in missing.items():
         for device, missed in by_device.items():
-            key = (device, tuple(missed.items))
+            key = (device, missed.codes.tobytes())
             groups.setdefault(key, []).append(rule)
-            first_path.setdefault(key, missed.path)
-            ports.setdefault(key, set()).update(missed.ports)
+            head = first.setdefault(key, missed)
+            one_port[key] = one_port.get(key, True) and not missed.many and missed.port == head.port
     out = []
-    for (device, names), rules in groups.items():
-        listed = "; ".join(names[:_MAX_LISTED])
-        if len(names) > _MAX_LISTED:
-            listed += f"; and {len(names) - _MAX_LISTED} more"
+    for key, rules in groups.items():
+        device, missed = key[0], first[key]
+        names = missed.items(texts, _MAX_LISTED)
+        listed = "; ".join(names)
+        if len(missed.codes) > _MAX_LISTED:
+            listed += f"; and {len(missed.codes) - _MAX_LISTED} more"
         who = ", ".join(f"{r.meta.code} {r.meta.name}" for r in rules)
-        path = first_path[(device, names)]
+        path = missed.path
         ref = prov[device].lookup(path) if device in prov else None
+        port = cast("str | None", missed.port) if one_port[key] else None
         out.append(
             Finding(
                 code=MISSING_CODE,
                 name="missing-data",
                 severity=Severity.INFO,
                 device=device,
-                port=next(iter(ports[(device, names)]))
-                if len(ports[(device, names)]) == 1
-                else None,
+                port=port,
                 message=f"{who} could not run: {listed}",
                 observed="not in snapshot",
                 expected="data for " + ", ".join(r.meta.code for r in rules),
@@ -413,6 +453,7 @@ class _Collected:
         self.refs: dict[tuple[str, str | None], SourceRef | None] = {}
         self.unverified: dict[tuple[str, int], _Unverified] = {}
         self.texts: dict[str, str] = {}  # equal texts of findings held once (share_texts)
+        self.missed_texts = _Texts()  # the halves of Missing notes' items, numbered
 
     def add(self, rule_cls: type[Rule], rec: Record) -> None:
         keep = self.keep
@@ -424,7 +465,7 @@ class _Collected:
                 first = note.device not in self.missing.get(rule_cls, {})  # RT000: its path
                 if first and rec.looked:
                     self.refs.setdefault((note.device, note.path), rec.ref)
-                _fold_missing(self.missing, rule_cls, note)
+                _fold_missing(self.missing, rule_cls, note, self.missed_texts)
         for key in rec.unverified:
             if keep is not None and key[0] not in keep:
                 continue
@@ -441,7 +482,9 @@ class _Collected:
             keep = self.keep
             found = [f for f in found if f.device is None or f.device in keep]
         if report_missing:
-            found.extend(_missing_findings(self.missing, _Looked(self.refs, prov)))
+            found.extend(
+                _missing_findings(self.missing, _Looked(self.refs, prov), self.missed_texts)
+            )
             found.extend(_unverified_findings(self.unverified, fabric, prov))
         return sort_findings(found)
 

@@ -61,15 +61,15 @@ class Model(BaseModel):
                 _FIELD_SETS[key] = names
         elif shared is not names:
             object.__setattr__(self, "__pydantic_fields_set__", shared)
-        shared = self._key_shared
-        if shared is not None:
-            _rehome(self, *shared)
+        layout = self._key_shared
+        if layout is not None:
+            _rehome(self, *layout)
 
     def __setstate__(self, state: dict[Any, Any]) -> None:
         super().__setstate__(state)
-        shared = self._key_shared
-        if shared is not None:
-            _rehome(self, *shared)
+        layout = self._key_shared
+        if layout is not None:
+            _rehome(self, *layout)
 
 
 def _rehome(model: BaseModel, template: dict[str, Any], names: tuple[str, ...]) -> None:

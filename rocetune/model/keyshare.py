@@ -37,12 +37,12 @@ def key_shared_template(cls: type, blank: type, fields: tuple[str, ...]) -> dict
     if not fields or blank is cls:
         return None
     try:
-        carrier = object.__new__(blank)
+        carrier: Any = object.__new__(blank)
         object.__delattr__(carrier, "__dict__")
         object.__setattr__(carrier, "__class__", cls)
         for name in fields:
             object.__setattr__(carrier, name, None)
-        template = carrier.__dict__
+        template: dict[str, Any] = carrier.__dict__
         object.__setattr__(carrier, "__class__", blank)
     except Exception:
         return None

@@ -98,7 +98,7 @@ def test_equal_finding_texts_are_held_once_and_unchanged() -> None:
         path.write_text(eos_config(16), encoding="utf-8")
         shared = api.lint([path], "eos").findings
         original = engine.share_texts
-        engine.share_texts = lambda finding, texts: finding  # type: ignore[assignment]
+        engine.share_texts = lambda finding, texts: finding
         try:
             plain = api.lint([path], "eos").findings
         finally:

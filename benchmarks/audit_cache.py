@@ -8,7 +8,8 @@ Usage::
 The fleet: the switches of ``benchmarks/fabricgen.py`` at ``--scale`` (0.5 = 100 spines and
 400 leaves, SONiC and Cumulus, with their links) plus ``--hosts`` Linux hosts with two
 ConnectX ports each (``fabricgen.write_host`` snapshot directories; the hosts have no
-declared links). Every run is ``rocetune audit INVENTORY --format json`` in a fresh process
+declared links). Every run is ``rocetune audit INVENTORY --format FORMAT`` (``--format``,
+default text: the default CLI, with its ``fix:`` lines) in a fresh process
 (interpreter start and imports included), each with its own measurement:
 
 - ``no cache``: ``--no-cache`` (what every audit cost before the cache; parsing pooled);
@@ -21,7 +22,7 @@ declared links). Every run is ``rocetune audit INVENTORY --format json`` in a fr
   one file edited since the last run (a line appended), the others from the cache.
 
 Printed per run: wall seconds, CPU seconds (the process and its pool workers) and peak RSS
-of the process, and the cache's parse entries; the JSON reports of every run must equal the
+of the process, and the cache's parse entries; the reports of every run must equal the
 ``no cache`` run's of the same files (checked).
 """
 
@@ -65,9 +66,9 @@ def generate(root: Path, scale: float, hosts: int) -> list[Path]:
     return edits
 
 
-def run(inventory: Path, out: Path, *args: str) -> dict[str, float]:
+def run(inventory: Path, out: Path, fmt: str, *args: str) -> dict[str, float]:
     """One ``rocetune audit`` in a fresh process: wall, CPU and peak RSS (of that process)."""
-    argv = [sys.executable, "-m", "rocetune", "audit", str(inventory), "--format", "json"]
+    argv = [sys.executable, "-m", "rocetune", "audit", str(inventory), "--format", fmt]
     start = time.perf_counter()
     proc = subprocess.Popen(
         [*argv, "-o", str(out), *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
@@ -118,6 +119,7 @@ def main() -> None:
     ap.add_argument("--hosts", type=int, default=10_000)
     ap.add_argument("--scale", type=float, default=0.5, help="switch tiers (0.5 = 500 switches)")
     ap.add_argument("--changed", type=float, default=0.01, help="share of devices edited")
+    ap.add_argument("--format", default="text", help="report format (default: text)")
     ap.add_argument("--workdir", type=Path, help="where to write (default: a temp dir)")
     ap.add_argument("--skip-no-cache", action="store_true", help="skip the --no-cache runs")
     ap.add_argument("--skip-cold-1", action="store_true", help="skip the one-process cold run")
@@ -144,7 +146,7 @@ def main() -> None:
 
         def row(name: str, out: str, cache: Path | None, *extra: str) -> None:
             opts = ("--cache-dir", str(cache)) if cache is not None else ("--no-cache",)
-            got = run(inventory, work / out, *opts, *extra)
+            got = run(inventory, work / out, args.format, *opts, *extra)
             rows.append((name, got, entries(cache) if cache is not None else 0))
             print(f"{name}: {got}", flush=True)
 

@@ -122,7 +122,7 @@ def _assemble(
     cached = (cache, scope, content) if cache is not None else None
     findings = _check(fabric, prov, selection, options, cached=cached)
     ran = tuple(r.meta.code for r in select_rules(all_rules(), selection))
-    return AuditResult(fabric, findings, status, errors, prov, ran)
+    return AuditResult(fabric, findings, status, errors, prov, ran, content=content)
 
 
 def audit(
@@ -228,11 +228,12 @@ def _shared(sharer: Sharer, item: Loaded) -> Loaded:
 
 
 def _declare(item: Loaded, entry: ResolvedDevice) -> Loaded:
-    """Carry the inventory's ``roce_ports`` into the parsed device (rocetune.checks.scope)."""
+    """Carry the inventory's ``roce_ports`` into the parsed device (rocetune.checks.scope);
+    the parse cache key stays (the check and fix caches key ``roce_ports`` besides it)."""
     if item.result is None or entry.roce_ports is None:
         return item
     device = item.result.device.model_copy(update={"roce_ports": entry.roce_ports})
-    return Loaded(result=ParseResult(device, item.result.provenance), source=item.source)
+    return dataclasses.replace(item, result=ParseResult(device, item.result.provenance))
 
 
 def _host_groups(

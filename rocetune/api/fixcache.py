@@ -1,15 +1,33 @@
-"""The ``fix:`` lines of an audit, cached by content (beside the parse cache's entries).
+"""The ``fix:`` lines of an audit, cached per device (beside the parse cache's entries).
 
-:func:`rocetune.api.changes.attach_fixes` plans the remediation of every audit (render, replay,
-re-parse, re-check: most of a cached lab audit's time). Its result, finding fingerprint -> the
-text of each change, is a function of what it reads, so it is stored under a hash of exactly
-that: the audited fabric (every device, the intent, the links, as JSON), the findings (as
-JSON, in report order), and per planned device its name, platform, source path and the
-content of the snapshot the plan edits (:meth:`rocetune.parsecache.ParseCache.key`: every
-file's name, path and text, meta.json, refused entries), plus the rocetune version, the
-installed package's code fingerprint and the config templates' (a remedy may render the
-intended config). A repeated audit of unchanged inputs plans nothing; any change in one of
-them is another key. Entries are JSON, written atomically; an unreadable entry is a miss.
+:func:`rocetune.api.fixes.attach_fixes` plans each device with a remediable finding (render,
+replay, re-parse, re-check of the device and its link neighbours). What one device's plan
+gives (its changes' texts and the fingerprints of the findings they clear) is a function of
+what that plan reads, so it is stored under a key of exactly that (:meth:`Keys.device`):
+
+- the *context*: this module's format, the cache version, the installed package's code
+  fingerprint and the source checkout's ``templates/`` (a remedy may render the intended
+  config);
+- the *fabric digest* (:meth:`Keys.fabric`): the intent, every link, the fabric's problems
+  and known devices, and every device's model as JSON (by digest). The replay re-check runs
+  the fabric-wide rules (RT705, RT706, RT306, ...) over the whole fabric, so a plan may depend
+  on any device's model; a device's model digest is kept per parse entry key
+  (:meth:`Keys.model_key`), so an unchanged device is never dumped again, and an edit that
+  leaves every model as it was (a comment, whitespace) keeps the digest;
+- the device's *local key*: its parse cache entry key (its snapshot's files, path, name and
+  role: what the planner edits and re-parses), platform, role, inventory ``asic`` and
+  ``roce_ports``, and every link with an end on it;
+- the local keys of the devices its links reach (the region the replay re-checks with the
+  port, device and link rules; the premise of :mod:`rocetune.checkcache`: such a rule reads
+  its device, its links and the devices at their other ends);
+- the findings on the device or on a link with an end on it, as JSON, in report order (the
+  remedies read exactly those: :func:`rocetune.render.remedy.remediation` fixes the device a
+  finding names or the ends of its link).
+
+A device read without the parse cache (no entry key), or next to one, is never cached.
+Entries live in one pack per audited scope, ``<dir>/fixes/<version>/<scope>.json``, holding
+what the last run used (older devices are dropped); JSON, written atomically; a damaged or
+foreign pack is a miss.
 """
 
 from __future__ import annotations
@@ -18,6 +36,7 @@ import contextlib
 import hashlib
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,17 +44,26 @@ from rocetune.outputs import replace_bytes
 from rocetune.parsecache import CACHE_VERSION, code_fingerprint
 
 if TYPE_CHECKING:
-    from rocetune.model import AuditResult
+    from rocetune.model import AuditResult, Finding, Link
     from rocetune.parsecache import ParseCache
-    from rocetune.snapshot import Snapshot
 
-FORMAT = "1"
+FORMAT = "2"
 Fixes = dict[str, tuple[str, ...]]
+DeviceFixes = list[tuple[str, list[str]]]
+"""One device's plan: (finding fingerprint, the texts of the changes that clear it), in the
+order the plan made them."""
 
 
 def _feed(h: Any, data: bytes) -> None:
     h.update(len(data).to_bytes(8, "little"))
     h.update(data)
+
+
+def _digest(parts: Iterable[str | bytes]) -> str:
+    h = hashlib.blake2b(digest_size=20)
+    for part in parts:
+        _feed(h, part if isinstance(part, bytes) else part.encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
 
 
 def templates_fingerprint() -> str:
@@ -53,65 +81,185 @@ def templates_fingerprint() -> str:
     return h.hexdigest()
 
 
-def raw_snapshot(path: Path) -> Snapshot | None:
-    """What a source holds, as stored: a directory's files, or a saved file's text (None when
-    it is neither or cannot be read)."""
-    from rocetune.errors import RocetuneError
-    from rocetune.snapshot import Snapshot, SourceFile, read_directory, read_text
-
-    try:
-        if path.is_dir():
-            return read_directory(path)
-        if path.is_file():
-            text = read_text(path)
-            return Snapshot(files={"": SourceFile(str(path), text)}, origin=str(path))
-    except (OSError, ValueError, RocetuneError):
-        return None
-    return None
+def related(result: AuditResult) -> dict[str, list[Finding]]:
+    """Device -> the findings on it or on a link with an end on it, in report order."""
+    ends: dict[str, tuple[str, str]] = {}
+    for link in result.fabric.links:
+        ends.setdefault(link.label, (link.a.device, link.b.device))
+    out: dict[str, list[Finding]] = {}
+    for f in result.findings:
+        names = {f.device} if f.device else set()
+        if f.link and f.link in ends:
+            names.update(ends[f.link])
+        for name in names:
+            out.setdefault(name, []).append(f)
+    return out
 
 
-def fixes_key(
-    result: AuditResult,
-    planned: list[tuple[str, str, Path, Snapshot]],
-    cache: ParseCache,
-) -> str:
-    """The key of ``result``'s fixes: the inputs of the plan (see the module docstring).
-    ``planned``: (name, platform, source path, snapshot read) of each planned device."""
-    from pydantic_core import to_json
+class Keys:
+    """The keys of one audit's device plans (see the module docstring). ``models``: model key
+    -> model digest of the last run (looked up before any model is dumped)."""
 
-    h = hashlib.blake2b(digest_size=20)
-    for part in (FORMAT, CACHE_VERSION, code_fingerprint(), templates_fingerprint()):
-        _feed(h, part.encode())
-    _feed(h, to_json(result.fabric.model_dump(), inf_nan_mode="constants"))
-    _feed(h, to_json([f.model_dump() for f in result.findings], inf_nan_mode="constants"))
-    for name, platform, path, snap in planned:
-        device = result.fabric.devices[name]
-        _feed(h, f"{name}\0{platform}\0{path}".encode("utf-8", "surrogatepass"))
-        _feed(h, cache.key("fixes", snap, name, device.role).encode())
-    return h.hexdigest()
+    def __init__(self, result: AuditResult, models: dict[str, str]) -> None:
+        self.result = result
+        self.known_models = models
+        self.models: dict[str, str] = {}
+        """Model key -> digest of this run's devices (what the pack keeps)."""
+        self.dumped = 0
+        fabric = result.fabric
+        self._links: dict[str, list[Link]] = {}
+        self._link_json: dict[int, str] = {}
+        for link in fabric.links:
+            self._link_json[id(link)] = link.model_dump_json()
+            for end in {link.a.device, link.b.device}:
+                self._links.setdefault(end, []).append(link)
+        self._local: dict[str, str | None] = {}
+        self._fabric: str | None = None
+        self._context: str | None = None
 
-
-def _path(cache: ParseCache, key: str) -> Path:
-    return cache.directory / "fixes" / CACHE_VERSION / key[:2] / f"{key}.json"
-
-
-def load(cache: ParseCache, key: str) -> Fixes | None:
-    """The fixes stored under ``key``; None when absent or unreadable."""
-    try:
-        got = json.loads(_path(cache, key).read_text(encoding="utf-8"))
-        if got["key"] != key:
+    def model_key(self, name: str) -> str | None:
+        """What device ``name``'s model is a function of: its parse entry key and what the
+        inventory set after the parse (None: not read through the parse cache)."""
+        content = self.result.content.get(name)
+        dev = self.result.fabric.devices[name]
+        if content is None:
             return None
-        return {str(fp): tuple(str(t) for t in texts) for fp, texts in got["fixes"]}
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+        roce = json.dumps(list(dev.roce_ports) if dev.roce_ports is not None else None)
+        return _digest(("model", content, dev.platform, str(dev.role), str(dev.asic), roce))
+
+    def _model_digest(self, name: str) -> str:
+        key = self.model_key(name)
+        got = self.known_models.get(key) if key is not None else None
+        if got is None:
+            dev = self.result.fabric.devices[name]
+            got = _digest(("device", dev.model_dump_json()))
+            self.dumped += 1
+        if key is not None:
+            self.models[key] = got
+        return got
+
+    def fabric(self) -> str:
+        """The fabric digest: intent, links, problems, known devices, every device's model."""
+        if self._fabric is None:
+            fab = self.result.fabric
+            parts: list[str] = [
+                "fabric",
+                fab.intent.model_dump_json(),
+                json.dumps(list(fab.known_devices)),
+                *(p.model_dump_json() for p in fab.problems),
+                "links",
+                *(self._link_json[id(link)] for link in fab.links),
+                "devices",
+            ]
+            for name in fab.devices:
+                parts += (name, self._model_digest(name))
+            self._fabric = _digest(parts)
+        return self._fabric
+
+    def context(self) -> str:
+        """Format, cache version, code and templates fingerprints, fabric digest."""
+        if self._context is None:
+            self._context = _digest(
+                (FORMAT, CACHE_VERSION, code_fingerprint(), templates_fingerprint(), self.fabric())
+            )
+        return self._context
+
+    def local(self, name: str) -> str | None:
+        """Device ``name``'s local key (None: not read through the parse cache); a device
+        outside the model (a link's unknown end): its name and whether the inventory knows it."""
+        if name in self._local:
+            return self._local[name]
+        fab = self.result.fabric
+        got: str | None
+        if name not in fab.devices:
+            got = f"absent\0{name}\0{name in fab.known_devices}"
+        else:
+            model = self.model_key(name)
+            links = self._links.get(name, ())
+            got = None
+            if model is not None:
+                got = _digest(("local", name, model, *(self._link_json[id(x)] for x in links)))
+        self._local[name] = got
+        return got
+
+    def device(self, name: str, findings: list[Finding]) -> str | None:
+        """The key of device ``name``'s plan (``findings``: :func:`related`'s for it); None
+        when it or a neighbour was not read through the parse cache."""
+        own = self.local(name)
+        if own is None:
+            return None
+        peers = sorted({e.device for x in self._links.get(name, ()) for e in (x.a, x.b)} - {name})
+        parts = ["plan", self.context(), name, own]
+        for peer in peers:
+            key = self.local(peer)
+            if key is None:
+                return None
+            parts += (peer, key)
+        parts += (f.model_dump_json() for f in findings)
+        return _digest(parts)
 
 
-def store(cache: ParseCache, key: str, fixes: Fixes) -> None:
-    """Store ``fixes`` under ``key`` (atomically; only in an existing cache directory, which
-    the audit's parse cache made; an unwritable one is skipped)."""
-    if not cache.directory.is_dir():
-        return
-    path = _path(cache, key)
-    data = json.dumps({"key": key, "fixes": [[fp, list(t)] for fp, t in fixes.items()]})
-    with contextlib.suppress(OSError):
-        replace_bytes(path, data.encode())
+def scope(result: AuditResult) -> str:
+    """Which pack an audit uses: its inventory's, else (lint) its devices'."""
+    from rocetune.checkcache import scope_of
+
+    if result.inventory is not None:
+        return _digest(("audit", scope_of([result.inventory])))
+    return _digest(("lint", *sorted(result.fabric.devices)))
+
+
+def _pack_path(cache: ParseCache, name: str) -> Path:
+    return cache.directory / "fixes" / CACHE_VERSION / f"{name}.json"
+
+
+class Pack:
+    """The stored plans of one scope: device -> (key, plan), and model key -> digest."""
+
+    def __init__(self, cache: ParseCache, name: str) -> None:
+        self.cache = cache
+        self.path = _pack_path(cache, name)
+        self.devices: dict[str, tuple[str, DeviceFixes]] = {}
+        self.models: dict[str, str] = {}
+        self._read()
+        self.used: dict[str, tuple[str, DeviceFixes]] = {}
+
+    def _read(self) -> None:
+        try:
+            got = json.loads(self.path.read_text(encoding="utf-8"))
+            if got["format"] != FORMAT:
+                return
+            devices = {
+                str(name): (str(key), [(str(fp), [str(t) for t in texts]) for fp, texts in plan])
+                for name, (key, plan) in got["devices"].items()
+            }
+            models = {str(k): str(v) for k, v in got["models"].items()}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return
+        self.devices, self.models = devices, models
+
+    def get(self, name: str, key: str) -> DeviceFixes | None:
+        """The plan stored for ``name`` under ``key`` (kept for the next run), else None."""
+        got = self.devices.get(name)
+        if got is None or got[0] != key:
+            return None
+        self.used[name] = got
+        return got[1]
+
+    def put(self, name: str, key: str, plan: DeviceFixes) -> None:
+        """Keep ``plan`` for ``name`` under ``key``."""
+        self.used[name] = (key, plan)
+
+    def save(self, models: dict[str, str]) -> None:
+        """Write what this run used (atomically; only in an existing cache directory, which
+        the audit's parse cache made; an unwritable one is skipped)."""
+        if not self.cache.directory.is_dir():
+            return
+        if self.used == self.devices and models == self.models:
+            return
+        data = {
+            "format": FORMAT,
+            "devices": {n: [k, [[fp, t] for fp, t in p]] for n, (k, p) in self.used.items()},
+            "models": models,
+        }
+        with contextlib.suppress(OSError):
+            replace_bytes(self.path, json.dumps(data, separators=(",", ":")).encode())

@@ -9,15 +9,16 @@ imports the renderer or a platform package.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rocetune.model import AuditResult, Fabric, Finding, Severity
 
 if TYPE_CHECKING:
+    from rocetune.api import fixcache
     from rocetune.parsecache import ParseCache
     from rocetune.platforms.base import Provenance
-    from rocetune.render.simulate import Lint
 
 
 def replay_lint(
@@ -47,48 +48,31 @@ def _saved_source(result: AuditResult, name: str) -> Path | None:
     return file if file.is_file() else None
 
 
-def _local_lint(whole: Fabric) -> Lint:
-    """The plan's replay check made local for :func:`attach_fixes`: a fabric with one device
-    replaced is re-linted on that device and its link neighbours only (fabric-wide rules and
-    every other device keep the findings of the first, full run), so planning N devices
-    costs N small runs instead of N full ones (a directory of 56 real configs: 25 s -> ~1 s).
-    Any other call (the first run, the whole plan replayed) is a full run.
-    """
-    from rocetune.checks.registry import all_rules
-    from rocetune.engine import Selection, run_checks, select_rules
+def _region_lint(
+    fabric: Fabric, provenance: dict[str, Provenance], only: frozenset[str] | None = None
+) -> list[Finding]:
+    """The plan's replay check for :func:`attach_fixes`: a device's re-check (``only``: the
+    device and its link neighbours, fabric-wide rules over the whole fabric) as the plan
+    makes it. The plan's whole-fabric runs (its baseline and the replay of every change
+    together) only give its fabric-level summary (``also_fixes``, new findings, notes), never
+    a change's text or the findings a change clears, so they are not run here."""
+    if only is None:
+        return []
+    return replay_lint(fabric, provenance, only)
 
-    rules = select_rules(all_rules(), Selection())
-    local = [r for r in rules if r.meta.scope != "fabric"]
-    wide = {r.meta.code for r in rules if r.meta.scope == "fabric"}
-    first: list[Finding] = []
 
-    def lint(
-        fabric: Fabric, provenance: dict[str, Provenance], only: frozenset[str] | None = None
-    ) -> list[Finding]:
-        if only is not None:  # plan_fabric's own re-check of a device and its neighbours
-            return replay_lint(fabric, provenance, only)
-        changed = {n for n, d in fabric.devices.items() if whole.devices.get(n) is not d}
-        if len(changed) != 1 or not first:
-            found = replay_lint(fabric, provenance)
-            if not first and not changed:
-                first.extend(found)
-            return found
-        names = set(changed)
-        for link in fabric.links:
-            ends = {link.a.device, link.b.device}
-            if ends & changed:
-                names |= ends
-        part = fabric.model_copy(
-            update={
-                "devices": {n: d for n, d in fabric.devices.items() if n in names},
-                "links": tuple(x for x in fabric.links if {x.a.device, x.b.device} <= names),
-            }
-        )
-        again = run_checks(part, local, None, provenance)
-        kept = [f for f in first if f.device not in names or f.code in wide]
-        return [*kept, *again]
+def planned_devices(result: AuditResult, related: dict[str, list[Finding]]) -> list[str]:
+    """The devices whose plan can have a change, in fabric order: a finding on the device
+    (the plan's sources) and a finding with a remedy on it or on one of its links (the
+    remedies fix the device a finding names or its link's ends; no fix, no change)."""
+    from rocetune.render.remedy import REMEDIES
 
-    return lint
+    with_findings = {f.device for f in result.findings}
+    return [
+        name
+        for name in result.fabric.devices
+        if name in with_findings and any(f.code in REMEDIES for f in related.get(name, ()))
+    ]
 
 
 def attach_fixes(result: AuditResult, cache: ParseCache | None = None) -> None:
@@ -97,73 +81,86 @@ def attach_fixes(result: AuditResult, cache: ParseCache | None = None) -> None:
 
     The plan is made from the snapshots the findings were read from; a device without a
     saved source or a planner gets no fix. Planning never changes the audit: when it fails
-    (an unreadable source, a planner error) ``result.fixes`` stays empty for the devices it
-    could not plan (``ROCETUNE_DEBUG=1`` raises instead). ``cache``: the audit's parse cache;
-    the result is kept beside its entries, keyed by everything the plan reads
-    (:mod:`rocetune.api.fixcache`), so an audit of unchanged inputs plans nothing.
+    (an unreadable source, a planner error) ``result.fixes`` stays empty (``ROCETUNE_DEBUG=1``
+    raises instead). ``cache``: the audit's parse cache; each device's plan is kept beside
+    its entries, keyed by what that plan reads (:mod:`rocetune.api.fixcache`), so an audit
+    plans only the devices whose inputs changed.
     """
     import os
 
+    from rocetune.api import fixcache
     from rocetune.report.coverage import real_findings
 
     if not real_findings(result.findings):
         return
-    with_findings = {f.device for f in result.findings}
-    sources: list[tuple[str, str, Path]] = []
-    for name, device in result.fabric.devices.items():
-        src = _saved_source(result, name) if name in with_findings else None
-        if src is not None:
-            sources.append((name, device.platform, src))
-    if not sources:
-        return
-    key = None
-    if cache is not None:
-        from rocetune.api import fixcache
-
-        key = _keyed(result, sources, cache)
-        got = fixcache.load(cache, key) if key is not None else None
+    related = fixcache.related(result)
+    names = planned_devices(result, related)
+    pack = fixcache.Pack(cache, fixcache.scope(result)) if cache is not None else None
+    keys = fixcache.Keys(result, pack.models) if pack is not None else None
+    plans: dict[str, fixcache.DeviceFixes] = {}
+    todo: dict[str, str | None] = {}
+    for name in names:
+        key = keys.device(name, related.get(name, [])) if keys is not None else None
+        got = pack.get(name, key) if pack is not None and key is not None else None
         if got is not None:
-            result.fixes = got
+            plans[name] = got
+        else:
+            todo[name] = key
+    if todo:
+        try:
+            made = _plan(result, list(todo))
+        except Exception:
+            if os.environ.get("ROCETUNE_DEBUG"):
+                raise
             return
+        for name, key in todo.items():
+            plan, done = made.get(name, ([], False))
+            plans[name] = plan
+            if pack is not None and key is not None and done:
+                pack.put(name, key, plan)
+    if pack is not None and keys is not None:
+        pack.save(keys.models)
+    result.fixes = merged(plans[n] for n in names if n in plans)
+
+
+def merged(plans: Iterable[fixcache.DeviceFixes]) -> dict[str, tuple[str, ...]]:
+    """Devices' plans (in fabric order) as one fingerprint -> texts map, as one plan of them
+    all gives it (a finding fixed on both ends of a link lists both changes)."""
+    out: dict[str, list[str]] = {}
+    for plan in plans:
+        for fp, texts in plan:
+            have = out.setdefault(fp, [])
+            have.extend(t for t in texts if t not in have)
+    return {fp: tuple(texts) for fp, texts in out.items()}
+
+
+def _plan(result: AuditResult, names: list[str]) -> dict[str, tuple[fixcache.DeviceFixes, bool]]:
+    """Plan ``names``: device -> (its plan, whether it may be kept: not an error, which may
+    be passing, like an unreadable file). Devices without a saved source get no entry."""
     from rocetune.render.plan import Source, plan_fabric
 
-    try:
-        report = plan_fabric(
-            result.fabric,
-            result.findings,
-            dict(result.provenance),
-            [Source(*src) for src in sources],
-            _local_lint(result.fabric),
-            Severity.INFO,
-        )
-    except Exception:
-        if os.environ.get("ROCETUNE_DEBUG"):
-            raise
-        return
-    fixes: dict[str, list[str]] = {}
+    sources = []
+    for name in names:
+        src = _saved_source(result, name)
+        if src is not None:
+            sources.append(Source(name, result.fabric.devices[name].platform, src))
+    if not sources:
+        return {}
+    report = plan_fabric(
+        result.fabric,
+        result.findings,
+        dict(result.provenance),
+        sources,
+        _region_lint,
+        Severity.INFO,
+    )
+    out: dict[str, tuple[fixcache.DeviceFixes, bool]] = {}
     for dev in report.devices:
+        mine: dict[str, list[str]] = {}
         for change in dev.changes:
             for fp in change.fixes:
-                texts = fixes.setdefault(fp.partition(":")[0], [])
+                texts = mine.setdefault(fp.partition(":")[0], [])
                 if change.text not in texts:
                     texts.append(change.text)
-    result.fixes = {fp: tuple(texts) for fp, texts in fixes.items()}
-    if cache is not None and key is not None:
-        fixcache.store(cache, key, result.fixes)
-
-
-def _keyed(
-    result: AuditResult, sources: list[tuple[str, str, Path]], cache: ParseCache
-) -> str | None:
-    """The fixes' cache key (:func:`rocetune.api.fixcache.fixes_key`) over the content of
-    the planned sources as stored (read without importing any platform); None when one
-    cannot be read (the plan then reports it, nothing is cached)."""
-    from rocetune.api import fixcache
-
-    planned = []
-    for name, platform, path in sources:
-        snap = fixcache.raw_snapshot(path)
-        if snap is None:
-            return None
-        planned.append((name, platform, path, snap))
-    return fixcache.fixes_key(result, planned, cache)
+        out[dev.name] = (list(mine.items()), dev.status != "error")
+    return out

@@ -108,6 +108,9 @@ class AuditResult:
     fixes: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Finding fingerprint -> the native change(s) of the remediation plan made for it
     (``rocetune plan``'s changes; reporters print them as ``fix:``). Empty: not planned."""
+    content: dict[str, str] = field(default_factory=dict)
+    """Device -> its parse cache entry key (the content of its snapshot), for the devices an
+    audit read through the parse cache (the fix cache keys each device's plan by it)."""
 
     @property
     def not_collected(self) -> list[str]:

@@ -295,6 +295,18 @@ def cached_device(
     return Loaded(result=_with_asic(hit, asic), cached=True, key=key)
 
 
+def entry_device(raw: bytes, key: str, identity: str, asic: str | None) -> Loaded | None:
+    """:func:`load_device`'s result read from the bytes of a parse cache entry (a pool
+    worker's parse, as it stored it): as a later run reads it from the cache; None when the
+    bytes are not a usable entry of ``key``."""
+    from rocetune.parsecache import decode
+
+    hit = decode(raw, key, identity)
+    if hit is None:
+        return None
+    return Loaded(result=_with_asic(hit, asic), cached=True, key=key)
+
+
 def _unchanged(hashed: Snapshot | None, parsed: Snapshot) -> bool:
     """The parsed snapshot has the text that was hashed (a saved file is read twice)."""
     return hashed is not None and [f.text for f in hashed] == [f.text for f in parsed]

@@ -40,21 +40,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rocetune import __version__
 from rocetune.outputs import replace_bytes
 from rocetune.statindex import StatIndex
 
 if TYPE_CHECKING:
-    from rocetune.model import Device, Provenance
+    from rocetune.model import Device, Provenance, SourceRef
     from rocetune.platforms.base import ParseResult
     from rocetune.snapshot import Snapshot
 
 DEFAULT_DIR = ".rocetune_cache"
 ENV_DIR = "ROCETUNE_CACHE_DIR"
 """Environment variable naming the cache directory (like ``RUFF_CACHE_DIR``)."""
-FORMAT = 3
+FORMAT = 4
 """Layout of an entry; part of the key and of the directory name."""
 CACHE_VERSION = f"{__version__}-f{FORMAT}"
 _TAG = (
@@ -119,6 +119,11 @@ class ParseCache:
     write_errors: int = 0
     pruned: int = 0
     """Entries deleted when the index was saved (replaced by a changed snapshot's)."""
+    keep_written: bool = field(default=False, repr=False)
+    """Keep the bytes of each entry :meth:`put` encodes in :attr:`written` (a pool worker
+    sends them to the parent instead of pickling the parse a second time)."""
+    written: dict[str, tuple[str, bytes]] = field(default_factory=dict, repr=False)
+    """Key -> (identity, entry bytes) of the entries encoded since it was last cleared."""
     _writable: bool | None = field(default=None, repr=False)
     _index: StatIndex | None = field(default=None, repr=False)
 
@@ -202,6 +207,11 @@ class ParseCache:
     def put(self, key: str, result: ParseResult, *, identity: str = "") -> None:
         """Store ``result`` under ``key`` (atomically); a cache that cannot be written is
         skipped silently (counted in :attr:`write_errors`)."""
+        if self._writable is False and not self.keep_written:
+            return
+        data = _encode(result, key, identity)
+        if self.keep_written:
+            self.written[key] = (identity, data)
         if self._writable is False:
             return
         path = self._path(key)
@@ -209,7 +219,7 @@ class ParseCache:
             if self._writable is None:
                 self._prepare()
             path.parent.mkdir(parents=True, exist_ok=True)
-            _write(path, _encode(result, key, identity))
+            _write(path, data)
         except OSError:
             self.write_errors += 1
             self._writable = False
@@ -248,13 +258,30 @@ def _write(path: Path, data: bytes) -> None:
 
 def _encode(result: ParseResult, key: str, identity: str = "") -> bytes:
     """The entry of ``result``: a header line (key, identity, checksum of the provenance
-    line, how the device is stored), the provenance table, then the device: pickled with a
-    MAC under the user's key (rocetune.cacheauth), or as JSON (floats such as an unlimited
-    alpha kept as Infinity) when there is no key."""
+    part, how the device is stored), the provenance, then the device. Under the user's key
+    (rocetune.cacheauth) the provenance is its pickled tables (``plen`` bytes; the header
+    holds the device's own source, ``lookup(None)``) and the device pickled, all under a
+    MAC; without a key, the provenance is a plain JSON table (a line) and the device JSON
+    (floats such as an unlimited alpha kept as Infinity)."""
     from pydantic_core import to_json
 
     from rocetune import cacheauth
 
+    header: dict[str, object] = {"format": FORMAT, "key": key, "id": identity}
+    secret = cacheauth.secret()
+    if secret is not None:
+        import pickle
+
+        state = _plain_state(result.provenance)
+        prov = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+        own = result.provenance.lookup(None)
+        device = pickle.dumps(result.device, protocol=pickle.HIGHEST_PROTOCOL)
+        header["prov"] = _sum(prov)
+        header["plen"] = len(prov)
+        header["src"] = [own.file, own.line] if own is not None else None
+        header["body"] = "pickle"
+        header["mac"] = cacheauth.mac(secret, key.encode(), identity.encode(), prov, device)
+        return to_json(header) + b"\n" + prov + device
     files: dict[str, int] = {}
     refs = []
     # Every recorded path: ``items()`` where the provenance keeps shared tables besides
@@ -265,18 +292,34 @@ def _encode(result: ParseResult, key: str, identity: str = "") -> bytes:
         index = files.setdefault(ref.file, len(files))
         refs.append((path, index, ref.line))
     prov = to_json({"files": list(files), "refs": refs})
-    header: dict[str, object] = {"format": FORMAT, "key": key, "id": identity, "prov": _sum(prov)}
-    secret = cacheauth.secret()
-    if secret is None:
-        device = to_json(result.device.model_dump(exclude_unset=True), inf_nan_mode="constants")
-        header["body"] = "json"
-    else:
-        import pickle
+    header["prov"] = _sum(prov)
+    body = to_json(result.device.model_dump(exclude_unset=True), inf_nan_mode="constants")
+    header["body"] = "json"
+    return to_json(header) + b"\n" + prov + b"\n" + body
 
-        device = pickle.dumps(result.device, protocol=pickle.HIGHEST_PROTOCOL)
-        header["body"] = "pickle"
-        header["mac"] = cacheauth.mac(secret, key.encode(), identity.encode(), prov, device)
-    return to_json(header) + b"\n" + prov + b"\n" + device
+
+def _plain_state(prov: Provenance) -> dict[str, Any]:
+    """The pickled state of a provenance (:meth:`Provenance.__getstate__`; a lazy one is
+    decoded first)."""
+    from rocetune.model import Provenance
+
+    _materialise(prov)
+    return Provenance.__getstate__(prov)
+
+
+def pickled(raw: bytes) -> bool:
+    """The entry bytes hold a pickled device and provenance (read back cheaply), not JSON."""
+    end = raw.find(b"\n")
+    return end > 0 and b'"body":"pickle"' in raw[:end]
+
+
+def decode(raw: bytes, key: str, identity: str = "") -> ParseResult | None:
+    """The ParseResult of the entry bytes ``raw`` (as :meth:`ParseCache.get` reads them),
+    None when they are not a usable entry of ``key`` stored for ``identity``."""
+    try:
+        return _decode(raw, key, identity)
+    except Exception:  # any damage to an entry only costs a parse
+        return None
 
 
 def _sum(data: bytes) -> str:
@@ -288,7 +331,7 @@ def _decode(raw: bytes, key: str, identity: str = "") -> ParseResult | None:
     ``identity``, when given)."""
     from pydantic_core import from_json
 
-    from rocetune.model import Device
+    from rocetune.model import Device, SourceRef
     from rocetune.platforms.base import ParseResult
 
     cut = raw.index(b"\n")
@@ -297,17 +340,38 @@ def _decode(raw: bytes, key: str, identity: str = "") -> ParseResult | None:
         return None
     if identity and header.get("id") != identity:
         return None
-    cut2 = raw.index(b"\n", cut + 1)
-    prov = raw[cut + 1 : cut2]
+    if header.get("body") == "pickle":
+        size = header.get("plen")
+        if type(size) is not int or not 0 <= size <= len(raw) - cut - 1:
+            return None
+        prov = raw[cut + 1 : cut + 1 + size]
+        body = raw[cut + 1 + size :]
+    else:
+        cut2 = raw.index(b"\n", cut + 1)
+        prov = raw[cut + 1 : cut2]
+        body = raw[cut2 + 1 :]
     if header.get("prov") != _sum(prov):
         return None
-    body = raw[cut2 + 1 :]
     device: Device | None = None
     if header.get("body") == "json":
         device = Device.model_validate_json(body)
-    elif header.get("body") == "pickle":
+        return ParseResult(device, lazy_provenance(prov)) if device is not None else None
+    if header.get("body") == "pickle":
         device = _unpickle(header, key, prov, body)
-    return ParseResult(device, lazy_provenance(prov)) if device is not None else None
+        if device is None:
+            return None
+        src = header.get("src")
+        own = SourceRef(str(src[0]), src[1]) if isinstance(src, list) and len(src) == 2 else None
+        return ParseResult(device, lazy_provenance(_Pickled(prov, own)))
+    return None
+
+
+class _Pickled(NamedTuple):
+    """An entry's pickled provenance tables (authenticated with its device) and the
+    device's own source (``lookup(None)``), until the provenance is first used."""
+
+    data: bytes
+    source: SourceRef | None
 
 
 def _unpickle(header: dict[str, Any], key: str, prov: bytes, body: bytes) -> Device | None:
@@ -345,11 +409,12 @@ def _provenance_table(raw: bytes) -> list[tuple[str, str, int | None]]:
     return out
 
 
-def lazy_provenance(raw: bytes) -> Provenance:
-    """A Provenance filled from ``raw`` (an entry's provenance line, its checksum verified)
-    on first use: the first call of any of its methods (or read of a property) decodes the
-    table and records every entry with :meth:`Provenance.set`. A table that still does not
-    decode reads as empty (findings without lines, never a crash)."""
+def lazy_provenance(raw: bytes | _Pickled) -> Provenance:
+    """A Provenance filled from ``raw`` (an entry's provenance line, its checksum verified;
+    or its pickled tables, authenticated) on first use: the first call of any of its methods
+    (or read of a property) decodes the table and records every entry with
+    :meth:`Provenance.set` (or restores the tables). A table that still does not decode
+    reads as empty (findings without lines, never a crash)."""
     prov = _lazy_class()()
     prov._raw = raw  # type: ignore[attr-defined]
     return prov
@@ -362,6 +427,14 @@ def _materialise(prov: Provenance) -> None:
     if raw is None:
         return
     prov._raw = None  # type: ignore[attr-defined]
+    if isinstance(raw, _Pickled):
+        import pickle
+
+        try:
+            Provenance.__setstate__(prov, pickle.loads(raw.data))  # authenticated: ours
+        except Exception:  # an entry of another layout: no lines, never a crash
+            Provenance.__init__(prov)
+        return
     try:
         table = _provenance_table(raw)
     except (ValueError, KeyError, IndexError, TypeError):
@@ -369,6 +442,15 @@ def _materialise(prov: Provenance) -> None:
     record = Provenance.set
     for path, file, line in table:
         record(prov, path, file, line)
+
+
+def _restored(state: dict[str, Any]) -> Provenance:
+    """A plain Provenance of pickled tables (how a lazy one is unpickled)."""
+    from rocetune.model import Provenance
+
+    prov = Provenance.__new__(Provenance)
+    prov.__setstate__(state)
+    return prov
 
 
 def plain_provenance(entries: list[tuple[str, str, int | None]]) -> Provenance:
@@ -414,10 +496,8 @@ def _lazy_class() -> type[Provenance]:
                 namespace[name] = wrap(value)
 
     def reduce(self: Provenance, protocol: int = 2) -> Any:
-        """Pickled as the plain Provenance it stands for."""
-        _materialise(self)
-        entries = [(path, ref.file, ref.line) for path, ref in Provenance.items(self)]
-        return (plain_provenance, (entries,))
+        """Pickled as the plain Provenance it stands for (its tables as they are)."""
+        return (_restored, (_plain_state(self),))
 
     namespace["__reduce_ex__"] = reduce
     namespace["__reduce__"] = reduce
@@ -427,6 +507,8 @@ def _lazy_class() -> type[Provenance]:
         """``lookup(None)`` (the device's own source: what a report or the fix planner asks
         of every device) answered from the raw table without recording all of it."""
         raw = getattr(self, "_raw", None)
+        if isinstance(raw, _Pickled) and not path:
+            return raw.source
         if raw is not None and not path:
             try:
                 table = _provenance_table(raw)

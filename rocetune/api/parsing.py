@@ -17,6 +17,7 @@ and terminates the pool on its way out (``finally``), so no worker outlives the 
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import os
 import signal
@@ -25,7 +26,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from rocetune.load import Loaded, cached_device, load_device
+from rocetune.load import Loaded, cached_device, entry_device, load_device
+from rocetune.model.share import Sharer, sharing
 
 if TYPE_CHECKING:
     from rocetune.parsecache import ParseCache
@@ -66,27 +68,60 @@ def _load(job: Job, cache: ParseCache | None = None) -> Loaded:
 
 _worker_cache: list[ParseCache] = []
 """The parent's cache, inherited by forked workers (held only while a pool runs)."""
+_worker_sharer: list[Sharer] = []
+"""A pool worker's :class:`~rocetune.model.share.Sharer` (set by :func:`_worker_init`)."""
 
 Counts = tuple[int, int, int, int]
 
 
-def _load_in_worker(job: Job) -> tuple[Loaded, list[tuple[str, list[Any]]], Counts]:
-    """:func:`_load` with the inherited cache; what it recorded and counted comes back."""
+class Entry(NamedTuple):
+    """A device a worker parsed and stored: its parse cache entry's bytes, sent instead of a
+    second pickle of the parse; the parent reads it as a later run reads the cache."""
+
+    key: str
+    identity: str
+    raw: bytes
+
+
+def _load_in_worker(
+    job: Job,
+) -> tuple[Loaded | Entry, list[tuple[str, list[Any]]], Counts]:
+    """:func:`_load` with the inherited cache; what it recorded and counted comes back.
+
+    Ports share equal values as they are built (as in one process), with the other devices
+    of this worker too: the entry and the pickle sent back hold each map once per device. A
+    device the worker stored comes back as its entry's bytes (:class:`Entry`)."""
+    sharer = _worker_sharer[0] if _worker_sharer else Sharer()
     if not _worker_cache:
-        return _load(job), [], (0, 0, 0, 0)
+        with sharing(sharer):
+            item = _load(job)
+        if item.result is not None:
+            sharer.device(item.result.device)
+        return item, [], (0, 0, 0, 0)
+    from rocetune.parsecache import pickled
+
     cache = _worker_cache[0]
+    cache.keep_written = True
     before = (cache.hits, cache.misses, cache.ignored, cache.write_errors)
-    item = _load(job, cache)
+    with sharing(sharer):
+        item = _load(job, cache)
+    written = cache.written.get(item.key) if item.key is not None else None
+    cache.written.clear()
     journal = list(cache.index.journal)
     cache.index.journal.clear()
     after = (cache.hits, cache.misses, cache.ignored, cache.write_errors)
     delta = (after[0] - before[0], after[1] - before[1], after[2] - before[2], after[3] - before[3])
+    if written is not None and item.key is not None and pickled(written[1]):
+        return Entry(item.key, written[0], written[1]), journal, delta
+    if item.result is not None:
+        sharer.device(item.result.device)
     return item, journal, delta
 
 
 def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _worker_sharer[:] = [Sharer()]
 
 
 @contextmanager
@@ -155,7 +190,9 @@ def _parse(
     pool = multiprocessing.get_context("fork").Pool(count, initializer=_worker_init)
     try:
         chunk = max(1, min(16, len(jobs) // (count * 8)))
-        for item, journal, counts in pool.imap(_load_in_worker, jobs, chunksize=chunk):
+        results = pool.imap(_load_in_worker, jobs, chunksize=chunk)
+        for job, (got, journal, counts) in zip(jobs, results, strict=True):
+            item = _from_worker(job, got, cache)
             if cache is not None:
                 cache.index.apply(journal)
                 cache.hits += counts[0]
@@ -168,3 +205,12 @@ def _parse(
         _worker_cache.clear()
         pool.terminate()
         pool.join()
+
+
+def _from_worker(job: Job, got: Loaded | Entry, cache: ParseCache | None) -> Loaded:
+    if not isinstance(got, Entry):
+        return got
+    item = entry_device(got.raw, got.key, got.identity, job.asic)
+    if item is None:  # bytes that do not read back (never seen): parsed here, not lost
+        return _load(job, cache)
+    return dataclasses.replace(item, cached=False)  # parsed in this run: shared as such

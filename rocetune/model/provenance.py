@@ -185,10 +185,61 @@ class Provenance:
     __hash__ = None  # type: ignore[assignment]
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"refs": dict(self._recorded()), "maps": self.maps}
+        """The tables as they are (shapes numbered, codes as bytes): spelling every path out
+        and recording it again made a 64-port switch's pickle ~25x slower both ways (a
+        process pool sends every parsed device's provenance to the parent)."""
+        number: dict[int, int] = {id(self._root): 0}
+        shapes = [self._root]
+        indexes: dict[int, int] = {}
+        flat: list[tuple[int, int, list[tuple[str, int]]]] = []
+        for shape in shapes:  # grows while walked: every shape reachable from the root
+            nexts = []
+            for leaf, nxt in shape.next.items():
+                if id(nxt) not in number:
+                    number[id(nxt)] = len(shapes)
+                    shapes.append(nxt)
+                nexts.append((leaf, number[id(nxt)]))
+            flat.append((indexes.setdefault(id(shape.index), len(indexes)), shape.size, nexts))
+        index_list: list[dict[str, int]] = [{} for _ in indexes]
+        for shape in shapes:
+            index_list[indexes[id(shape.index)]] = shape.index
+        tree = [
+            (
+                parent,
+                number[id(node.shape)] if node.shape is not None else -1,
+                node.codes.tobytes(),
+                node.own,
+            )
+            for parent, node in self._tree.items()
+        ]
+        return {
+            "v": 2,
+            "files": self._files,
+            "maps": self.maps,
+            "indexes": index_list,
+            "shapes": flat,
+            "tree": tree,
+            "count": self._count,
+        }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        Provenance.__init__(self, state["refs"], state["maps"])
+        if state.get("v") != 2:  # the spelled-out form
+            Provenance.__init__(self, state["refs"], state["maps"])
+            return
+        Provenance.__init__(self, None, state["maps"])
+        self._files = list(state["files"])
+        self._file_no = {file: i for i, file in enumerate(self._files)}
+        indexes = state["indexes"]
+        shapes = [_Shape(indexes[index], size) for index, size, _ in state["shapes"]]
+        for shape, (_, _, nexts) in zip(shapes, state["shapes"], strict=True):
+            shape.next = {leaf: shapes[i] for leaf, i in nexts}
+        self._root = shapes[0]
+        self._shapes = len(shapes)
+        self._count = state["count"]
+        for parent, shape_no, codes, own in state["tree"]:
+            node = self._tree[parent] = _Node(shapes[shape_no] if shape_no >= 0 else None)
+            node.codes.frombytes(codes)
+            node.own = own
 
     def _code(self, file: str, line: int | None) -> int | None:
         number = self._file_no.get(file)

@@ -128,7 +128,7 @@ def _entries(directory: Path) -> list[Path]:
         lambda raw: raw[: len(raw) // 2],
         lambda raw: b"\x80\x81 not json",
         lambda raw: raw.replace(b'"kind":"', b'"kind":"router-'),
-        lambda raw: raw.replace(b'"format":3', b'"format":99'),
+        lambda raw: raw.replace(b'"format":4', b'"format":99'),
         lambda raw: raw.replace(b'"refs":[', b'"refs":[["x",999,1],'),
         lambda raw: b"[]",
         lambda raw: raw.replace(b"\n", b" "),
@@ -289,6 +289,7 @@ def test_without_a_key_entries_are_json_validated_again(tmp_path: Path, no_key: 
 def test_pickled_entries_are_authenticated(tmp_path: Path, parses: list[str]) -> None:
     """With the user's key, devices are pickled under a MAC; an entry whose MAC does not
     verify (forged, damaged, another user's key) is never unpickled."""
+    import hashlib
     import json
     import pickle
 
@@ -304,12 +305,18 @@ def test_pickled_entries_are_authenticated(tmp_path: Path, parses: list[str]) ->
         def __reduce__(self) -> tuple[Any, ...]:
             return (marker.write_text, ("x",))
 
-    for entry in entries:
-        head, prov, _ = entry.read_bytes().split(b"\n", 2)
+    for i, entry in enumerate(entries):
+        head, rest = entry.read_bytes().split(b"\n", 1)
         header = json.loads(head)
         assert header["body"] == "pickle"
         assert len(header["mac"]) == 64
-        entry.write_bytes(head + b"\n" + prov + b"\n" + pickle.dumps(Evil()))
+        prov, device = rest[: header["plen"]], rest[header["plen"] :]
+        if i % 2:  # a forged device
+            entry.write_bytes(head + b"\n" + prov + pickle.dumps(Evil()))
+        else:  # forged provenance tables (their checksum and length made to match)
+            evil = pickle.dumps(Evil())
+            header.update(prov=hashlib.blake2b(evil, digest_size=16).hexdigest(), plen=len(evil))
+            entry.write_bytes(json.dumps(header).encode() + b"\n" + evil + device)
     parses.clear()
     cache = ParseCache(tmp_path / "c")
     assert report(api.audit(inventory, cache=cache)) == plain

@@ -149,3 +149,38 @@ def test_add_many_shares_shapes_like_add() -> None:
         prov.add_many(f"ports.Ethernet{p}.", "cfg", [("mtu", 10 * p), ("pfc_rx", 10 * p + 1)])
     assert len({id(node.shape) for node in prov._tree.values()}) == 1
     assert prov.lookup("ports.Ethernet5.pfc_rx") == SourceRef("cfg", 51)
+
+
+def test_a_pickled_provenance_answers_and_grows_as_the_original() -> None:
+    """Pickling keeps the tables as they are (not every path spelled out and recorded again):
+    the copy gives the same lookups, items and count, and records further paths the same way
+    (its shapes, chains and nodes are rebuilt, not only its answers)."""
+    for seed in range(30):
+        ops = _random_ops(seed)
+        half = len(ops) // 2
+        prov = Provenance()
+        for op, path, file, line in ops[:half]:
+            getattr(prov, op)(path, file, line)
+        prov.add_map("ports.swp1.dscp_to_priority", prov.table("m.conf", {46: 3, 0: 4}))
+        back = pickle.loads(pickle.dumps(prov, protocol=pickle.HIGHEST_PROTOCOL))
+        assert back.__getstate__() == prov.__getstate__()
+        for copy in (prov, back):
+            for op, path, file, line in ops[half:]:
+                getattr(copy, op)(path, file, line)
+        assert back == prov
+        assert dict(back.items()) == dict(prov.items())
+        assert len(back.refs) == len(prov.refs) == prov._count
+        assert back._shapes == prov._shapes
+        for _, path, _, _ in ops:
+            for probe in (path, path + ".x", "ports.swp1.dscp_to_priority.46"):
+                assert back.lookup(probe) == prov.lookup(probe)
+    # a provenance too big for shapes (nodes with dicts of their own) too
+    big = Provenance()
+    for i in range(3 * _SHAPE_MAX):
+        big.add(f"unparsed.{i}", "cfg", i + 1)
+        big.add(f"ports.E{i}.mtu", f"f{i % 3}", None if i % 5 == 0 else i)
+    again = pickle.loads(pickle.dumps(big))
+    assert dict(again.items()) == dict(big.items())
+    again.set("unparsed.3", "other", 9)
+    big.set("unparsed.3", "other", 9)
+    assert again == big

@@ -431,7 +431,12 @@ def _pick(attr: str, device: Model, groups: list[Group], defaults: Defaults) -> 
 
 
 def _resolve_device(
-    path: Path, root: Any, inv: InventoryFile, name: str, entry: DeviceEntry
+    path: Path,
+    root: Any,
+    inv: InventoryFile,
+    name: str,
+    entry: DeviceEntry,
+    resolved: list[tuple[str, str, bool]] | None = None,
 ) -> ResolvedDevice:
     groups = _group_chain(path, root, inv, name, entry.groups)
     platform = _pick("platform", entry, groups, inv.defaults)
@@ -450,6 +455,8 @@ def _resolve_device(
         if not snapshot.exists():
             msg = f"snapshot {entry.snapshot!r} of device {name!r} does not exist"
             raise _error(path, root, ("devices", name, "snapshot"), msg)
+        if resolved is not None:
+            resolved.append((str(path.parent / entry.snapshot), str(snapshot), False))
     return ResolvedDevice(
         name=name,
         host=entry.host,
@@ -513,8 +520,13 @@ def _plain(node: Any) -> Any:
     return node
 
 
-def load_inventory(path: Path | str) -> Inventory:
-    """Load and validate an inventory; raise InventoryError(file, line, column) on any problem."""
+def load_inventory(
+    path: Path | str, *, resolved: list[tuple[str, str, bool]] | None = None
+) -> Inventory:
+    """Load and validate an inventory; raise InventoryError(file, line, column) on any problem.
+
+    ``resolved`` gets (path as joined, resolved path, is the snapshots directory) of every
+    snapshot path the inventory resolved (rocetune.invcache checks them again)."""
     path = Path(path)
     root = _read_yaml(path)
     if root is None:
@@ -528,7 +540,7 @@ def load_inventory(path: Path | str) -> Inventory:
     devices = {}
     for name, entry in inv.devices.items():
         try:
-            devices[name] = _resolve_device(path, root, inv, name, entry)
+            devices[name] = _resolve_device(path, root, inv, name, entry, resolved)
         except InventoryError as exc:
             errs.append(exc)
     snapshots_dir = None
@@ -537,6 +549,8 @@ def load_inventory(path: Path | str) -> Inventory:
         if not snapshots_dir.is_dir():
             msg = f"snapshots_dir {inv.snapshots_dir!r} is not a directory"
             errs.append(_error(path, root, ("snapshots_dir",), msg))
+        elif resolved is not None:
+            resolved.append((str(path.parent / inv.snapshots_dir), str(snapshots_dir), True))
     if errs:
         raise combined(_sorted(errs))
     return Inventory(

@@ -151,6 +151,10 @@ def audit(
         if snapshots is None:
             raise RocetuneError("nothing to audit: give an inventory or snapshots")
         inv = Inventory(path=snapshots, intent=Intent(), devices={}, links=())
+    elif cache is not None:
+        from rocetune import invcache
+
+        inv = invcache.load(inventory, cache)
     else:
         inv = load_inventory(inventory)
     result = audit_inventory(

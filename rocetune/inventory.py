@@ -436,6 +436,7 @@ def _resolve_device(
     inv: InventoryFile,
     name: str,
     entry: DeviceEntry,
+    *,
     resolved: list[tuple[str, str, bool]] | None = None,
 ) -> ResolvedDevice:
     groups = _group_chain(path, root, inv, name, entry.groups)
@@ -540,7 +541,7 @@ def load_inventory(
     devices = {}
     for name, entry in inv.devices.items():
         try:
-            devices[name] = _resolve_device(path, root, inv, name, entry, resolved)
+            devices[name] = _resolve_device(path, root, inv, name, entry, resolved=resolved)
         except InventoryError as exc:
             errs.append(exc)
     snapshots_dir = None

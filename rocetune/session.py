@@ -7,7 +7,7 @@ depend on this module, not on each other.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -23,6 +23,9 @@ class Output:
     truncated_at: int | None = None
     """The output cap (bytes) when the output went past it: ``text`` holds what came before
     the cap, cut after its last complete line; what followed was not read."""
+    blocks: Iterator[str] | None = None
+    """A truncated output of a session asked for blocks (collection): its text in blocks of
+    whole lines, consumed once (``text`` is then empty), so it is never held whole twice."""
 
 
 class Session(Protocol):

@@ -71,6 +71,8 @@ class ExecSession:
         self.client, self.read_timeout, self.lanes = client, read_timeout, lanes
         self.device_deadline = time.monotonic() + device_timeout
         self.max_output = max_output_bytes
+        self.blocks = False
+        """Truncated outputs as blocks (:attr:`rocetune.session.Output.blocks`)."""
 
     def _start(self, line: str, first: str) -> Any:
         try:
@@ -138,8 +140,7 @@ class ExecSession:
         err, status, over = self._read(self._start(command, command), command, 1, stream)
         seconds = time.monotonic() - start
         if over:
-            text = finish_text(stream.truncated())
-            return Output(text, None, seconds, truncated_at=self.max_output)
+            return self._truncated(stream, seconds)
         out = stream.text()
         error = None
         if status != 0:
@@ -169,9 +170,7 @@ class ExecSession:
             framed = stream.done
             seconds = (time.monotonic() - start) / len(lane)
             if over:
-                cut = lane[len(framed)]
-                text = finish_text(stream.truncated())
-                results[cut] = Output(text, None, seconds, truncated_at=self.max_output)
+                results[lane[len(framed)]] = self._truncated(stream, seconds)
                 rest += lane[len(framed) + 1 :]
             elif not framed and status in (126, 127):
                 raise CollectError(Reason.COMMAND_ERROR, _no_sh(err, status), lane[0])
@@ -186,6 +185,14 @@ class ExecSession:
         if rest:
             results.update(zip(rest, self.run_many(rest), strict=True))
         return [results[c] for c in commands]
+
+    def _truncated(self, stream: shell_batch.Stream, seconds: float) -> Output:
+        """The output of a command that went past the cap, up to its last complete line."""
+        if self.blocks:
+            blocks = (b.replace("\r\n", "\n") for b in stream.truncated_blocks())
+            return Output("", None, seconds, truncated_at=self.max_output, blocks=blocks)
+        text = finish_text(stream.truncated())
+        return Output(text, None, seconds, truncated_at=self.max_output)
 
     def close(self) -> None:
         """Close the connection, ignoring errors."""

@@ -16,6 +16,7 @@ from pathlib import Path
 from rocetune.collect.device import Collected, collect_device
 from rocetune.collect.options import CollectOptions
 from rocetune.collect.reasons import Failure, Reason, classify
+from rocetune.collect.spill import SpillError
 from rocetune.collect.target import Target
 from rocetune.collect.transport import Transport
 from rocetune.collect.writer import write_device
@@ -61,7 +62,9 @@ def _scrub(failure: Failure, secrets: Iterable[str]) -> Failure:
     return replace(failure, detail=detail)
 
 
-def _attempts(job: Job, options: CollectOptions, stop: threading.Event) -> Collected | Outcome:
+def _attempts(
+    job: Job, options: CollectOptions, stop: threading.Event, spill_to: Path
+) -> Collected | Outcome:
     """Run the job with retries; return the Collected data or a failed Outcome."""
     attempt = 0
     redact = job.driver.redactor
@@ -69,8 +72,11 @@ def _attempts(job: Job, options: CollectOptions, stop: threading.Event) -> Colle
         attempt += 1
         try:
             return collect_device(
-                job.target, job.driver, job.nics, job.transport, redact, stop=stop
-            )
+                job.target, job.driver, job.nics, job.transport, redact, stop=stop,
+                spill_to=spill_to,
+            )  # fmt: skip
+        except SpillError as exc:  # a local write failure: WRITE_FAILED, not retried
+            raise exc.error from exc
         except Exception as exc:
             failure = classify(exc)
         if not failure.reason.transient or attempt > options.retries or stop.is_set():
@@ -87,12 +93,16 @@ def run_job(job: Job, out_dir: Path, options: CollectOptions, stop: threading.Ev
     start = time.monotonic()
     name, platform = job.target.name, job.target.platform
     try:
-        got = _attempts(job, options, stop)
+        got = _attempts(job, options, stop, out_dir)
         if isinstance(got, Outcome):
             return replace(got, seconds=round(time.monotonic() - start, 3))
-        path = write_device(
-            out_dir, name, got.outputs, got.meta(name, platform), durable=options.durable
-        )
+        try:
+            meta = got.meta(name, platform)
+            path = write_device(
+                out_dir, name, got.outputs, meta, durable=options.durable, spilled=got.spilled
+            )
+        finally:
+            got.close()
     except OSError as exc:  # a full disk or read-only file system: said once, exit 2
         where = exc.filename or out_dir
         failure = Failure(Reason.WRITE_FAILED, f"{where}: {exc.strerror or exc}")

@@ -21,10 +21,12 @@ from __future__ import annotations
 import re
 import secrets
 import shlex
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 FUNCTION = "__rt"
+BLOCK = 1 << 20
+"""Bytes of a truncated output decoded at a time (:meth:`Stream.truncated_blocks`)."""
 
 
 @dataclass(frozen=True)
@@ -125,6 +127,26 @@ class Stream:
         text = decode(self.buf, self.buf.rfind(b"\n", 0, self.cap) + 1)
         self.buf.clear()
         return text
+
+    def truncated_blocks(self, size: int = BLOCK) -> Iterator[str]:
+        """:meth:`truncated` as blocks of whole lines (about ``size`` bytes each, a longer
+        line alone), decoded as they are asked for; the buffer is emptied at the end (it is
+        held until then, never copied). Joined, the same text: a block ends after a newline,
+        which no UTF-8 sequence holds, so decoding by blocks replaces the same bytes."""
+        buf = self.buf
+        end = buf.rfind(b"\n", 0, self.cap) + 1
+        start = 0
+        try:
+            while start < end:
+                cut = buf.rfind(b"\n", start, min(start + size, end)) + 1
+                if cut <= start:
+                    cut = buf.find(b"\n", start, end) + 1
+                with memoryview(buf) as whole, whole[start:cut] as part:
+                    text = str(part, "utf-8", "replace")
+                yield text
+                start = cut
+        finally:
+            buf.clear()
 
     def text(self) -> str:
         """The whole output read (no framing), emptying the buffer."""

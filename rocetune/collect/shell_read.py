@@ -25,6 +25,7 @@ from __future__ import annotations
 import codecs
 import re
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,6 +62,9 @@ class Answer:
     text: str
     truncated: bool = False
     """The output went past the cap: ``text`` is its complete lines up to the cap."""
+    blocks: Iterator[str] | None = None
+    """Asked for blocks: a truncated output's text as blocks of whole lines (consumed
+    once; ``text`` is then empty), never joined."""
 
 
 class _Text:
@@ -141,8 +145,11 @@ def _recv(chan: Any, limits: Limits, cap_left: int) -> bytes:
         return data
 
 
-def send_and_read(conn: Any, command: str, prompt: re.Pattern[str], limits: Limits) -> Answer:
-    """Send ``command`` on netmiko connection ``conn`` and read its output up to ``prompt``."""
+def send_and_read(
+    conn: Any, command: str, prompt: re.Pattern[str], limits: Limits, *, blocks: bool = False
+) -> Answer:
+    """Send ``command`` on netmiko connection ``conn`` and read its output up to ``prompt``
+    (a truncated output as :attr:`Answer.blocks` when ``blocks``)."""
     chan = conn.remote_conn
     stream = _Text(conn, command, prompt)
     pending = str(getattr(conn, "_read_buffer", "") or "")
@@ -159,11 +166,22 @@ def send_and_read(conn: Any, command: str, prompt: re.Pattern[str], limits: Limi
             received += len(data)
             if received > limits.cap:  # keep what came before the cap: complete lines
                 parts.append(stream.feed(stream.block(data[: len(data) - (received - limits.cap)])))
+                if blocks:
+                    return Answer("", truncated=True, blocks=_drain(parts))
                 return Answer(_finish(parts, final=False), truncated=True)
             parts.append(stream.feed(stream.block(data)))
     finally:
         chan.settimeout(old_timeout)
     return Answer(_finish(parts, final=True))
+
+
+def _drain(parts: list[str]) -> Iterator[str]:
+    """The parts one by one, each dropped as it is taken (backspaces removed, as
+    :func:`_finish` does on the joined text)."""
+    parts.reverse()
+    while parts:
+        part = parts.pop()
+        yield part.replace("\x08", "") if "\x08" in part else part
 
 
 def _finish(parts: list[str], *, final: bool) -> str:

@@ -77,6 +77,8 @@ class NetmikoSession:
         self.deadline = time.monotonic() + device_timeout
         """The device deadline (time.monotonic); a reconnected session keeps the old one."""
         self.max_output = max_output
+        self.blocks = False
+        """Truncated outputs as blocks (:attr:`rocetune.session.Output.blocks`)."""
         _fail_on_closed_channel(conn)
 
     def run(self, command: str) -> Output:
@@ -93,13 +95,16 @@ class NetmikoSession:
         start = time.monotonic()
         limits = Limits(start + self.read_timeout, self.deadline, self.max_output)
         try:
-            answer = send_and_read(self.conn, command, self.pattern, limits)
+            answer = send_and_read(self.conn, command, self.pattern, limits, blocks=self.blocks)
         except Exception as exc:
             self.broken = True
             raise _with_command(exc, command) from exc
         seconds = time.monotonic() - start
         if answer.truncated:
             self.broken = self.spent = True
+            if answer.blocks is not None:
+                parts = (b.replace("\r\n", "\n") for b in answer.blocks)
+                return Output("", None, seconds, truncated_at=self.max_output, blocks=parts)
             return Output(finish_text(answer.text), None, seconds, truncated_at=self.max_output)
         text = finish_text(answer.text)
         error = self.driver.command_error(text) if self.driver is not None else None

@@ -15,21 +15,29 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
+from rocetune.collect.spill import Spilled
 from rocetune.snapshot import META_FILE, SnapshotMeta
 
 WRITE_CHARS = 1 << 20
 """Characters encoded and written at a time (a capped 64 MiB output is never copied whole)."""
 
 
-def _write_file(path: Path, text: str, *, durable: bool) -> None:
+def _write_file(path: Path, text: str | Spilled, *, durable: bool) -> None:
     """Write ``text`` as UTF-8 to a new file (as ``Path.write_text``), fsynced on its own
-    descriptor before it is closed when ``durable``."""
-    if os.linesep != "\n":  # text mode's newline translation, as write_text does
+    descriptor before it is closed when ``durable``; a spilled output is copied."""
+    if isinstance(text, str) and os.linesep != "\n":  # text mode's newline translation
         text = text.replace("\n", os.linesep)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
     try:
-        for start in range(0, len(text), WRITE_CHARS):
-            data = memoryview(text[start : start + WRITE_CHARS].encode("utf-8"))
+        pieces = (
+            text.chunks()
+            if isinstance(text, Spilled)
+            else (
+                text[i : i + WRITE_CHARS].encode("utf-8") for i in range(0, len(text), WRITE_CHARS)
+            )
+        )
+        for piece in pieces:
+            data = memoryview(piece)
             while data:
                 data = data[os.write(fd, data) :]
         if durable:
@@ -39,7 +47,11 @@ def _write_file(path: Path, text: str, *, durable: bool) -> None:
 
 
 def _write_snapshot(
-    directory: Path, outputs: Mapping[str, str], meta: SnapshotMeta, *, durable: bool
+    directory: Path,
+    outputs: Mapping[str, str | Spilled],
+    meta: SnapshotMeta,
+    *,
+    durable: bool,
 ) -> None:
     """``snapshot.write_directory``'s files (the same bytes), each fsynced as it is written."""
     for name in outputs:
@@ -74,15 +86,22 @@ def _clean_leftovers(parent: Path, name: str) -> None:
 
 
 def write_device(
-    parent: Path, name: str, outputs: Mapping[str, str], meta: SnapshotMeta, *, durable: bool
+    parent: Path,
+    name: str,
+    outputs: Mapping[str, str],
+    meta: SnapshotMeta,
+    *,
+    durable: bool,
+    spilled: Mapping[str, Spilled] | None = None,
 ) -> Path:
-    """Write ``parent/name/`` (outputs + meta.json) atomically and return its path."""
+    """Write ``parent/name/`` (outputs, ``spilled`` outputs, meta.json) atomically and
+    return its path."""
     parent.mkdir(parents=True, exist_ok=True)
     _clean_leftovers(parent, name)
     final = parent / name
     tmp = Path(tempfile.mkdtemp(prefix=f".{name}.tmp-", dir=parent))
     try:
-        _write_snapshot(tmp, outputs, meta, durable=durable)
+        _write_snapshot(tmp, {**outputs, **(spilled or {})}, meta, durable=durable)
         old: Path | None = None
         if final.exists():
             old = Path(tempfile.mkdtemp(prefix=f".{name}.old-", dir=parent))

@@ -171,6 +171,7 @@ def _connect(handler: Any, params: dict[str, Any], read_timeout: float) -> Any:
     netmiko's, unchanged.
     """
     conn = handler(**params, auto_connect=False)
+    _prefer_aead(conn)
     try:
         conn._modify_connection_params()
         conn.establish_connection()
@@ -182,6 +183,25 @@ def _connect(handler: Any, params: dict[str, Any], read_timeout: float) -> Any:
             conn.disconnect()
         raise
     return conn
+
+
+def _prefer_aead(conn: Any) -> None:
+    """Have netmiko's paramiko connection prefer AES-GCM, as exec channels do
+    (:func:`rocetune.collect.exec_channel.aead_first`: the same ciphers, GCM first; with
+    CTR ciphers paramiko checks each packet's MAC in a per-byte Python loop). Host keys,
+    key exchange and authentication are netmiko's, unchanged."""
+    from rocetune.collect.exec_channel import aead_first
+
+    params = getattr(conn, "_connect_params_dict", None)
+    if params is None:
+        return
+
+    def with_factory() -> dict[str, Any]:
+        found: dict[str, Any] = params()
+        found.setdefault("transport_factory", aead_first)
+        return found
+
+    conn._connect_params_dict = with_factory
 
 
 class NetmikoTransport:

@@ -151,6 +151,8 @@ class Sample:
     rss_mb: float
     lab_cpu: float
     ok: int
+    sys: float = 0.0
+    """System CPU of ``cpu``."""
 
 
 def _measure(argv: list[str], env: dict[str, str], lab_pid: int) -> tuple[Sample, str]:
@@ -167,7 +169,12 @@ def _measure(argv: list[str], env: dict[str, str], lab_pid: int) -> tuple[Sample
     lab_cpu = sum(lab.cpu_times()[:2]) - before
     stats = json.loads(out.strip().splitlines()[-1]) if out.strip() else {}
     sample = Sample(
-        wall, stats.get("cpu", 0.0), stats.get("rss_mb", 0.0), lab_cpu, stats.get("ok", 0)
+        wall,
+        stats.get("cpu", 0.0),
+        stats.get("rss_mb", 0.0),
+        lab_cpu,
+        stats.get("ok", 0),
+        stats.get("sys", 0.0),
     )
     return sample, err
 
@@ -177,9 +184,11 @@ def _child_stats(ok: int) -> None:
 
     self_usage = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = self_usage.ru_utime + self_usage.ru_stime + kids.ru_utime + kids.ru_stime
+    user = self_usage.ru_utime + kids.ru_utime
+    system = self_usage.ru_stime + kids.ru_stime
     rss = max(self_usage.ru_maxrss, kids.ru_maxrss) / 1024
-    print(json.dumps({"cpu": round(cpu, 3), "rss_mb": round(rss, 1), "ok": ok}))
+    stats = {"cpu": round(user + system, 3), "sys": round(system, 3), "rss_mb": round(rss, 1)}
+    print(json.dumps({**stats, "ok": ok}))
 
 
 # --- the clients (run as `collect.py --child <client> <spec.json>`) ---------------------
@@ -334,23 +343,31 @@ def _write_inventory(path: Path, ports: dict[str, int], devices: dict[str, Any])
 
 def _report(results: dict[str, list[Sample]], n: int) -> None:
     print(
-        f"\n{'client':<10} {'ok':>7} {'wall s median (min-max)':>26} {'CPU s':>7} "
-        f"{'peak RSS MB':>11} {'lab CPU s':>9}"
+        f"\n{'client':<10} {'ok':>7} {'wall s median (min-max)':>26} {'CPU s median (min-max)':>24}"
+        f" {'sys s':>6} {'peak RSS MB':>11} {'lab CPU s':>9}"
     )
     med: dict[str, float] = {}
+    cpu: dict[str, float] = {}
     for client, samples in results.items():
         walls = [s.wall for s in samples]
+        cpus = [s.cpu for s in samples]
         med[client] = statistics.median(walls)
-        mid = sorted(samples, key=lambda s: s.wall)[len(samples) // 2]
+        cpu[client] = statistics.median(cpus)
+        mid = sorted(samples, key=lambda s: s.cpu)[len(samples) // 2]
         ok = min(s.ok for s in samples)
         print(
             f"{client:<10} {ok:>3}/{n:<3} {med[client]:>8.2f} ({min(walls):.2f}-{max(walls):.2f})"
-            f"{'':>6} {mid.cpu:>7.2f} {mid.rss_mb:>11.0f} {mid.lab_cpu:>9.2f}"
+            f"{'':>6} {cpu[client]:>8.2f} ({min(cpus):.2f}-{max(cpus):.2f}){'':>4}"
+            f" {mid.sys:>6.2f} {mid.rss_mb:>11.0f} {mid.lab_cpu:>9.2f}"
         )
+        print(f"{'':<10} CPU s per run: {', '.join(f'{c:.2f}' for c in cpus)}")
     if "rocetune" in med:
         for other in ("asyncssh", "asyncssh_all", "nornir"):
             if other in med:
-                print(f"rocetune / {other}: {med['rocetune'] / med[other]:.2f}x")
+                print(
+                    f"rocetune / {other}: wall {med['rocetune'] / med[other]:.2f}x, "
+                    f"CPU {cpu['rocetune'] / cpu[other]:.2f}x (medians)"
+                )
 
 
 def _arguments() -> argparse.Namespace:

@@ -123,9 +123,10 @@ def _audit(
                 cache=cache,
             )
             return emit(result, opts, settings, cache)
+        from rocetune import invcache
         from rocetune.inventory import load_inventory
 
-        inv = load_inventory(inventory)
+        inv = invcache.load(inventory, cache) if cache is not None else load_inventory(inventory)
         result = api.audit_inventory(
             inv,
             settings.selection,

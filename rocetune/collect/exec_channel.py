@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rocetune.collect import known_hosts, shell_batch
+from rocetune.collect.ciphers import aead_first
 from rocetune.collect.reasons import CollectError, Reason
 from rocetune.collect.target import Target, Timeouts, Trust, endpoint
 from rocetune.collect.transport import check_command, finish_text, quiet_paramiko
@@ -29,20 +30,6 @@ LANES = 8
 """Channels open at the same time on one connection (below OpenSSH's MaxSessions 10)."""
 BATCH = 256
 """Commands handed to one ``run_many`` call (device.py groups commands by this)."""
-
-
-def aead_first(sock: Any, **kwargs: Any) -> Any:
-    """A paramiko Transport preferring AES-GCM (same set of ciphers, new order).
-
-    With CTR ciphers paramiko checks every packet's MAC in a per-byte Python loop, the
-    largest CPU cost of exec-channel collection; GCM authenticates in the C library.
-    """
-    import paramiko  # type: ignore[import-untyped,unused-ignore]
-
-    transport = paramiko.Transport(sock, **kwargs)
-    options = transport.get_security_options()
-    options.ciphers = tuple(sorted(options.ciphers, key=lambda c: "-gcm@" not in c))
-    return transport
 
 
 def _failure(exc: Exception, command: str) -> CollectError:

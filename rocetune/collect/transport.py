@@ -187,10 +187,10 @@ def _connect(handler: Any, params: dict[str, Any], read_timeout: float) -> Any:
 
 def _prefer_aead(conn: Any) -> None:
     """Have netmiko's paramiko connection prefer AES-GCM, as exec channels do
-    (:func:`rocetune.collect.exec_channel.aead_first`: the same ciphers, GCM first; with
+    (:func:`rocetune.collect.ciphers.aead_first`: the same ciphers, GCM first; with
     CTR ciphers paramiko checks each packet's MAC in a per-byte Python loop). Host keys,
     key exchange and authentication are netmiko's, unchanged."""
-    from rocetune.collect.exec_channel import aead_first
+    from rocetune.collect.ciphers import aead_first
 
     params = getattr(conn, "_connect_params_dict", None)
     if params is None:

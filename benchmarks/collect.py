@@ -22,6 +22,10 @@ same command list per device, each in a fresh process:
   interactive shell), in rocetune's rounds (hosts: commands, then follow-ups);
 - ``asyncssh_all`` (with ``--clients``): the same with every device connected at once.
 
+With ``--syscalls DIR`` every client process runs under ``strace -f -c`` (its system calls
+counted, its threads and children included; times are then not comparable): the summaries
+go to ``DIR/<client>-<run>.txt`` and each one's top lines are printed.
+
 Printed per client: median wall time of ``--repeat`` runs (min-max), its CPU time and peak
 RSS (rusage of the client process and its children), the emulator's CPU during the run, and
 the ratios.
@@ -379,6 +383,11 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument(
         "--rocetune-args", default="", help="Extra `rocetune collect` options, e.g. '--workers 64'."
     )
+    parser.add_argument(
+        "--syscalls",
+        metavar="DIR",
+        help="Run each client under `strace -f -c` and keep the summaries in DIR.",
+    )
     parser.add_argument("--child", choices=sorted(CHILDREN))
     parser.add_argument("spec", nargs="?")
     return parser.parse_args()
@@ -445,10 +454,18 @@ def _runs(spec: Path, lab_pid: int, args: argparse.Namespace) -> dict[str, list[
 
     results: dict[str, list[Sample]] = {}
     env = lab_env()
-    for _ in range(args.repeat):
+    for run in range(args.repeat):
         for client in args.clients.split(","):
             argv = [sys.executable, __file__, "--child", client, str(spec)]
+            summary = None
+            if args.syscalls:
+                summary = Path(args.syscalls) / f"{client}-{run + 1}.txt"
+                summary.parent.mkdir(parents=True, exist_ok=True)
+                argv = ["strace", "-f", "-c", "-o", str(summary), *argv]
             sample, err = _measure(argv, env, lab_pid)
+            if summary is not None and summary.exists():
+                top = summary.read_text(encoding="utf-8").splitlines()[:8]
+                print(f"{client} run {run + 1} system calls ({summary}):", *top, sep="\n  ")
             if sample.ok != args.devices:
                 print(f"{client}: {sample.ok}/{args.devices} ok\n{err[-2000:]}", file=sys.stderr)
             results.setdefault(client, []).append(sample)

@@ -2,7 +2,7 @@
 
 Unit level: each case, alone and inside a whole document of its platform, through the
 platform's redactor. The lab level (collection, every written file, every report format)
-is tests/hardening/test_redaction_live.py.
+is tests/lab/test_secrets.py.
 """
 
 from __future__ import annotations

@@ -92,6 +92,7 @@ def test_signal_stops_collect_and_keeps_completed(
     _, err = proc.communicate(timeout=30)
     took = time.monotonic() - sent
     assert proc.returncode == code, err
+    print(f"collect {name}: stopped in {took:.2f} s, exit {proc.returncode}")
     assert took < STOP_WITHIN_S, f"{name}: stopped after {took:.2f} s"
     assert f"stopped by {name}" in err
     assert "interrupted: 2 of 3 device(s) were collected" in err, err

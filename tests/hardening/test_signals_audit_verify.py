@@ -98,6 +98,7 @@ def test_signal_stops_a_live_audit(
     _wait_for(lab.record, "h-drip-host", drip, proc, seen)
     took, err = _stop(proc, signum)
     assert proc.returncode == code, err
+    print(f"audit {name}: stopped in {took:.2f} s, exit {proc.returncode}")
     assert took < STOP_WITHIN_S, f"{name}: audit stopped after {took:.2f} s"
     assert f"stopped by {name}" in err
 
@@ -150,6 +151,7 @@ def test_signal_stops_verify_and_kills_the_remote_server(
     _wait_for(hanging.record, "gpu01", "ib_write_bw", proc, seen)
     took, err = _stop(proc, signum)
     assert proc.returncode == code, err
+    print(f"verify {name}: stopped in {took:.2f} s, exit {proc.returncode}")
     assert took < STOP_WITHIN_S, f"{name}: verify stopped after {took:.2f} s"
     assert f"stopped by {name}" in err
     events = [(e, d) for e, d, _, _ in hanging.perftest_events()[before:]]

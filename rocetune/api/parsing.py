@@ -134,9 +134,10 @@ def long_lived() -> Iterator[Callable[[], None]]:
     model so far (about a fifth of the CPU of a 2,500-host audit). ``settle`` collects the
     garbage cycles made since the last ``settle`` (a collection that scans only those
     objects: the older ones are frozen), then ``gc.freeze`` moves the survivors to the
-    permanent generation (reference counting still frees them); the end of the block is
-    ``gc.unfreeze`` (the collector sees them again). Nothing changes when the collector is
-    disabled."""
+    permanent generation (reference counting still frees them). What exists when the block
+    starts (modules, the loaded inventory) is frozen first, so the first ``settle`` does not
+    scan it either. The end of the block is ``gc.unfreeze`` (the collector sees them again).
+    Nothing changes when the collector is disabled."""
     if not gc.isenabled():
         yield lambda: None
         return
@@ -145,6 +146,7 @@ def long_lived() -> Iterator[Callable[[], None]]:
         gc.collect()  # only what was made since the last settle: the rest is frozen
         gc.freeze()
 
+    gc.freeze()  # what exists already (modules, the inventory) is never re-scanned by settle
     try:
         yield settle
     finally:

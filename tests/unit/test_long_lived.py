@@ -68,3 +68,10 @@ def test_settle_collects_the_cycles_made_before_it_instead_of_freezing_them() ->
         del cycle
         settle()
         assert ref() is None  # collected, not frozen until the end of the block
+
+
+def test_what_exists_when_the_block_starts_is_frozen_before_the_first_settle() -> None:
+    kept = [[i] for i in range(100)]
+    with long_lived():
+        assert gc.get_freeze_count() >= len(kept)  # the first settle does not re-scan them
+    assert gc.get_freeze_count() == 0

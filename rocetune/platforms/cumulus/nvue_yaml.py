@@ -27,6 +27,7 @@ keys, any syntax error) is read with ruamel as before, so errors keep ruamel's w
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from ruamel.yaml import YAML
@@ -52,6 +53,9 @@ class _Budget:
     def __init__(self, text: str, file: str) -> None:
         self.left = NODES_BASE + NODES_PER_LINE * (text.count("\n") + 1)
         self.file = file
+        self.release = "&" not in text
+        """No anchor, so no node is reached twice: a node's children are dropped once it is
+        read (the composed graph is ~20x the text; held whole next to the values it was)."""
 
     def spend(self, node: Any) -> None:
         self.left -= 1
@@ -169,11 +173,16 @@ def _plain_node(node: Any, path: KeyPath, lines: dict[KeyPath, int], budget: _Bu
             child = (*path, name)
             lines[child] = key_node.start_mark.line + 1
             out[name] = _plain_node(value, child, lines, budget)
+        if budget.release:
+            node.value = ()
         return out
     if tag == yamlc.SEQ:
-        return [
+        items = [
             _plain_node(value, (*path, str(i)), lines, budget) for i, value in enumerate(node.value)
         ]
+        if budget.release:
+            node.value = ()
+        return items
     return _scalar(yamlc.scalar(node))
 
 
@@ -269,7 +278,7 @@ def _scalar(value: Any) -> Any:
 def _key(key: Any) -> str:
     if isinstance(key, bool):
         return str(key).lower()
-    return str(key)
+    return sys.intern(str(key))  # a port's keys are the same words: held once
 
 
 def _key_line(node: CommentedMap, key: Any) -> int | None:

@@ -340,8 +340,10 @@ class DeviceWorker:
 
     def _verify(self, dev: DeviceRun, tx: Transaction, session: Session) -> None:
         self.move(dev, D.VERIFYING, "re-collecting for the gates")
-        if self.options.counters_settle_s > 0:
-            self.clock.sleep(self.options.counters_settle_s)
+        left = self.options.counters_settle_s
+        while left > 0 and not self.stop.is_set():  # a signal ends the settle wait
+            self.clock.sleep(min(left, 0.1))
+            left -= 0.1
         try:
             post = self.observe(dev, self.collect_now(dev), session)
         except Exception as exc:

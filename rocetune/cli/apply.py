@@ -78,8 +78,9 @@ def _options(opts: dict[str, Any], *, need_window: bool) -> Any:
     )
 
 
-def _watch_signals(stop: threading.Event) -> None:
-    """Ctrl-C / SIGTERM: stop starting work and roll back the wave in flight."""
+def _watch_signals(stop: threading.Event, got: list[int]) -> None:
+    """Ctrl-C / SIGTERM: stop starting work and roll back the wave in flight; the first
+    signal's number is appended to ``got`` (the run then exits 128 + it: 130 / 143)."""
     import signal
 
     def handler(signum: int, frame: object) -> None:
@@ -88,6 +89,7 @@ def _watch_signals(stop: threading.Event) -> None:
                 "rocetune: still rolling back; armed devices revert by their timer", err=True
             )
             return
+        got.append(signum)
         stop.set()
         name = "SIGTERM" if signum == signal.SIGTERM else "SIGINT"
         click.echo(f"rocetune: {name}: rolling back the wave in flight, then stopping", err=True)
@@ -227,7 +229,8 @@ def apply(plan: Path | None, **opts: Any) -> None:
 
         options = _options(opts, need_window=not (opts["dry_run"] or opts["resume"]))
         stop = threading.Event()
-        _watch_signals(stop)
+        signalled: list[int] = []
+        _watch_signals(stop, signalled)
         with progress(sys.stderr) as observer:
             result = run_apply(
                 plan,
@@ -246,6 +249,8 @@ def apply(plan: Path | None, **opts: Any) -> None:
         )
         for name, dev in sorted(result.devices.items()):
             click.echo(f"  {name}: {dev.state.value}  {dev.reason}")
+        if signalled:  # stopped by a signal: 130 (SIGINT) / 143 (SIGTERM), as collect/audit
+            return 128 + signalled[0]
         return result.exit_code
 
     sys.exit(run_guarded(job))

@@ -136,8 +136,10 @@ def long_lived() -> Iterator[Callable[[], None]]:
     objects: the older ones are frozen), then ``gc.freeze`` moves the survivors to the
     permanent generation (reference counting still frees them). What exists when the block
     starts (modules, the loaded inventory) is frozen first, so the first ``settle`` does not
-    scan it either. The end of the block is ``gc.unfreeze`` (the collector sees them again).
-    Nothing changes when the collector is disabled."""
+    scan it either. Within the block the automatic collections are off (``settle`` collects
+    instead; reference counting frees the rest). The end of the block is ``gc.unfreeze``
+    (the collector sees them again) and ``gc.enable``. Nothing changes when the collector
+    is disabled."""
     if not gc.isenabled():
         yield lambda: None
         return
@@ -147,10 +149,12 @@ def long_lived() -> Iterator[Callable[[], None]]:
         gc.freeze()
 
     gc.freeze()  # what exists already (modules, the inventory) is never re-scanned by settle
+    gc.disable()  # settle collects; automatic collections would scan the same objects again
     try:
         yield settle
     finally:
         gc.unfreeze()
+        gc.enable()
 
 
 def load_all(

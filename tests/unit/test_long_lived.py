@@ -75,3 +75,14 @@ def test_what_exists_when_the_block_starts_is_frozen_before_the_first_settle() -
     with long_lived():
         assert gc.get_freeze_count() >= len(kept)  # the first settle does not re-scan them
     assert gc.get_freeze_count() == 0
+
+
+def test_automatic_collections_are_off_in_the_block_and_on_after_it() -> None:
+    assert gc.isenabled()
+    with long_lived() as settle:
+        assert not gc.isenabled()  # settle collects; no automatic re-scan of the same objects
+        settle()
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError):
+        _fail_inside()
+    assert gc.isenabled()

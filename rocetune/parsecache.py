@@ -69,6 +69,19 @@ def default_dir() -> Path:
     return Path(os.environ.get(ENV_DIR) or DEFAULT_DIR)
 
 
+def tree_fingerprint(root: Path) -> str:
+    """Path, size and mtime of every file under ``root`` ("" when it does not exist)."""
+    h = hashlib.blake2b(digest_size=16)
+    for directory, dirs, files in sorted(os.walk(root)):
+        dirs.sort()
+        for name in sorted(files):
+            with contextlib.suppress(OSError):
+                st = os.stat(os.path.join(directory, name))
+                rel = os.path.relpath(os.path.join(directory, name), root)
+                h.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
 @cache
 def code_fingerprint() -> str:
     """Hash of the path, size and mtime of every file of the installed rocetune package."""

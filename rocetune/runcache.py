@@ -52,7 +52,7 @@ from typing import Any
 
 from rocetune import cacheauth, inputs, statindex
 from rocetune.outputs import replace_bytes
-from rocetune.parsecache import CACHE_VERSION, code_fingerprint
+from rocetune.parsecache import CACHE_VERSION, code_fingerprint, tree_fingerprint
 
 FORMAT = 1
 KEEP_S = 30 * 24 * 3600
@@ -186,19 +186,6 @@ def open_run(
         _feed(digest, content)
     where = cache_dir / "runs" / CACHE_VERSION / f"{slot.hexdigest()}.json"
     return Run(cache_dir, where, digest.hexdigest(), secret, started)
-
-
-def tree_fingerprint(root: Path) -> str:
-    """Path, size and mtime of every file under ``root`` ("" when it does not exist)."""
-    h = hashlib.blake2b(digest_size=16)
-    for directory, dirs, files in sorted(os.walk(root)):
-        dirs.sort()
-        for name in sorted(files):
-            with contextlib.suppress(OSError):
-                st = os.stat(os.path.join(directory, name))
-                rel = os.path.relpath(os.path.join(directory, name), root)
-                h.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-    return h.hexdigest()
 
 
 def _package_stamp(name: str) -> str:

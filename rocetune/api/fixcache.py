@@ -35,13 +35,12 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rocetune.outputs import replace_bytes
-from rocetune.parsecache import CACHE_VERSION, code_fingerprint
+from rocetune.parsecache import CACHE_VERSION, code_fingerprint, tree_fingerprint
 
 if TYPE_CHECKING:
     from rocetune.model import AuditResult, Finding, Link
@@ -69,16 +68,7 @@ def _digest(parts: Iterable[str | bytes]) -> str:
 def templates_fingerprint() -> str:
     """Path, size and mtime of every file of the source checkout's ``templates/`` (the
     installed copy, ``rocetune/_data``, is part of :func:`code_fingerprint`)."""
-    h = hashlib.blake2b(digest_size=16)
-    root = Path(__file__).resolve().parents[2] / "templates"
-    for directory, dirs, files in sorted(os.walk(root)):
-        dirs.sort()
-        for name in sorted(files):
-            with contextlib.suppress(OSError):
-                st = os.stat(os.path.join(directory, name))
-                rel = os.path.relpath(os.path.join(directory, name), root)
-                h.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-    return h.hexdigest()
+    return tree_fingerprint(Path(__file__).resolve().parents[2] / "templates")
 
 
 def related(result: AuditResult) -> dict[str, list[Finding]]:

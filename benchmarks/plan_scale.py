@@ -11,7 +11,15 @@ leaf3 (Cumulus) and gpu04 (Linux host) snapshots in turn (the devices ``rocetune
 changes; ``benchmarks/apply_fleet.py`` plans the same fleet), no links. Per size, in a fresh
 process: the audit, ``render_fabric`` (every device's full config) and ``api.plan`` (audit,
 remedies, per-device replay and re-lint, the whole plan's check), wall and CPU seconds, and
-the growth against the previous size. Linear = time x4 for size x4. With ``--switches``,
+the growth against the previous size. Linear = time x4 for size x4.
+
+CPU of a step = this process's user+sys time plus that of the child processes reaped during
+the step (``RUSAGE_CHILDREN`` delta): from 64 devices per process the audit (also inside
+``plan``) parses in a forked pool whose workers are joined before the audit returns, so their
+CPU is in the delta; the step fails if a child is still alive at its end (its CPU would be
+missed). ``--repeat N`` runs every size N times, sizes interleaved (24, 96, 384, 24, ...), each
+run a fresh process, and reports medians; the parent also reads each run's whole CPU (the
+child process and its pool, imports included) as a check on the per-step sums. With ``--switches``,
 each size is ``benchmarks/fabricgen.py``'s two-tier fabric of that many switches (SONiC and
 Cumulus, 64 ports, 16 uplinks per leaf, a few planted faults: few devices change), no hosts.
 """
@@ -19,7 +27,11 @@ Cumulus, 64 ports, 16 uplinks per leaf, a few planted faults: few devices change
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
+import multiprocessing
+import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -31,6 +43,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 STEPS = ("audit", "render", "plan")
+LIMIT_X4 = 4.4
+"""Linear enough: at most this growth for size x4 (issue 17's target)."""
 TEMPLATES = (
     ("sonic", "leaf1", "leaf"),
     ("cumulus", "leaf3", "leaf"),
@@ -60,8 +74,14 @@ def inventory(work: Path, n: int) -> Path:
     return path
 
 
+def cpu(who: int) -> float:
+    """User+sys CPU seconds of ``resource.RUSAGE_SELF`` or ``RUSAGE_CHILDREN``."""
+    use = resource.getrusage(who)
+    return use.ru_utime + use.ru_stime
+
+
 def child(path: Path) -> None:
-    """One size, timed in this process (imports excluded)."""
+    """One size, timed in this process (imports excluded); pool workers counted."""
     from rocetune import api
     from rocetune.render.run import render_fabric
 
@@ -72,18 +92,73 @@ def child(path: Path) -> None:
         ("render", lambda: render_fabric(audited[0].fabric)),
         ("plan", lambda: api.plan(path)),
     ):
-        start, cpu = time.perf_counter(), time.process_time()
+        start = time.perf_counter()
+        own, kids = cpu(resource.RUSAGE_SELF), cpu(resource.RUSAGE_CHILDREN)
         step()
         out[name] = time.perf_counter() - start
-        out[name + "_cpu"] = time.process_time() - cpu
+        out[name + "_self"] = cpu(resource.RUSAGE_SELF) - own
+        out[name + "_workers"] = cpu(resource.RUSAGE_CHILDREN) - kids
+        out[name + "_cpu"] = out[name + "_self"] + out[name + "_workers"]
+        alive = multiprocessing.active_children()
+        if alive:
+            raise SystemExit(f"{name}: {len(alive)} child process(es) not reaped: CPU not counted")
     print(json.dumps(out))
 
 
+def run_one(path: Path) -> dict[str, float]:
+    """One size in a fresh process: its per-step numbers and its whole CPU (``proc_cpu``)."""
+    before = cpu(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run(
+        [sys.executable, __file__, "--child", str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    got: dict[str, float] = json.loads(proc.stdout.strip().splitlines()[-1])
+    got["proc_cpu"] = cpu(resource.RUSAGE_CHILDREN) - before
+    return got
+
+
+def table(sizes: list[int], runs: dict[int, list[dict[str, float]]], what: str) -> None:
+    """Per size: each step's median CPU (and per-run values), then the growth of medians."""
+    width = max(9, len(what))
+    print()
+    print(f"CPU s (user+sys, pool workers included), medians of {len(runs[sizes[0]])} run(s)")
+    head = "".join(f" {s + ' cpu':>11} {'(wk)':>6}" for s in STEPS)
+    print(f"{what:>{width}}{head} {'proc':>7}  runs (render; plan)")
+    med: dict[int, dict[str, float]] = {}
+    for n in sizes:
+        rs = runs[n]
+        keys = [f"{s}_{k}" for s in STEPS for k in ("cpu", "workers")] + ["proc_cpu"]
+        med[n] = {k: statistics.median(r[k] for r in rs) for k in keys}
+        m = med[n]
+        cells = "".join(f" {m[s + '_cpu']:>11.2f} {m[s + '_workers']:>6.2f}" for s in STEPS)
+        per = ", ".join(f"{r['render_cpu']:.2f}" for r in rs)
+        per_plan = ", ".join(f"{r['plan_cpu']:.2f}" for r in rs)
+        print(f"{n:>{width}}{cells} {m['proc_cpu']:>7.2f}  {per}; {per_plan}")
+    print()
+    print(f"growth of medians (linear: x{LIMIT_X4} at most for size x4, scaled for other steps)")
+    for a, b in itertools.pairwise(sizes):
+        k = b / a
+        limit = LIMIT_X4 / 4 * k
+        parts = []
+        for s in STEPS:
+            g = med[b][s + "_cpu"] / med[a][s + "_cpu"]
+            per_run = "/".join(
+                f"{rb[s + '_cpu'] / ra[s + '_cpu']:.2f}"
+                for ra, rb in zip(runs[a], runs[b], strict=False)
+            )
+            mark = "ok" if g <= limit else "OVER"
+            parts.append(f"{s} x{g:.2f} {mark} (runs {per_run})")
+        print(f"  {a} -> {b} (x{k:g}): " + "; ".join(parts))
+
+
 def main() -> None:
-    """Run every size in its own process and print the table."""
+    """Run every size ``--repeat`` times, interleaved, each in its own process."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="25,50,100")
     ap.add_argument("--switches", help="fabricgen fabrics of these switch counts instead")
+    ap.add_argument("--repeat", type=int, default=1, help="runs per size (medians reported)")
     ap.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
@@ -92,34 +167,27 @@ def main() -> None:
     fabric = args.switches is not None
     sizes = [int(s) for s in (args.switches if fabric else args.sizes).split(",")]
     what = "switches" if fabric else "devices"
-    print(f"{what:>8} {'audit s':>8} {'render s':>9} {'plan s':>8}  (CPU s; growth)")
-    last: tuple[int, dict[str, float]] | None = None
+    runs: dict[int, list[dict[str, float]]] = {n: [] for n in sizes}
+    print(f"run {what:>8} {'audit':>7} {'render':>7} {'plan':>7}  (CPU s incl. workers; proc)")
     with tempfile.TemporaryDirectory(prefix="rocetune-bench-plan-") as tmp:
+        paths: dict[int, Path] = {}
         for n in sizes:
             if fabric:
                 from benchmarks.fabricgen import generate
 
-                path = generate(Path(tmp) / f"fabric-{n}", n / 1000, hosts=False).inventory
+                paths[n] = generate(Path(tmp) / f"fabric-{n}", n / 1000, hosts=False).inventory
             else:
-                path = inventory(Path(tmp), n)
-            proc = subprocess.run(
-                [sys.executable, __file__, "--child", str(path)],
-                capture_output=True,
-                text=True,
-                check=True,
-            )
-            got = json.loads(proc.stdout.strip().splitlines()[-1])
-            growth = ""
-            if last is not None:
-                k = n / last[0]
-                before = last[1]
-                parts = (f"{s} x{got[s + '_cpu'] / before[s + '_cpu']:.1f}" for s in STEPS)
-                growth = f"size x{k:g}: " + ", ".join(parts)
-            print(
-                f"{n:>8} {got['audit_cpu']:>8.2f} {got['render_cpu']:>9.2f}"
-                f" {got['plan_cpu']:>8.2f}  {growth}"
-            )
-            last = (n, got)
+                paths[n] = inventory(Path(tmp), n)
+        for i in range(max(1, args.repeat)):
+            for n in sizes:
+                got = run_one(paths[n])
+                runs[n].append(got)
+                print(
+                    f"{i + 1:>3} {n:>8} {got['audit_cpu']:>7.2f} {got['render_cpu']:>7.2f}"
+                    f" {got['plan_cpu']:>7.2f}  ({got['proc_cpu']:.2f})",
+                    flush=True,
+                )
+    table(sizes, runs, what)
 
 
 if __name__ == "__main__":

@@ -344,6 +344,11 @@ class DeviceWorker:
         while left > 0 and not self.stop.is_set():  # a signal ends the settle wait
             self.clock.sleep(min(left, 0.1))
             left -= 0.1
+        if self.options.counters_settle_s > 0 and not self.stop.is_set():
+            why = self._still_armed(dev, tx, session)
+            if why:
+                self._recover(dev, why)
+                return
         try:
             post = self.observe(dev, self.collect_now(dev), session)
         except Exception as exc:
@@ -360,6 +365,30 @@ class DeviceWorker:
             self._recover(dev, why)
             return
         self._confirm(dev, tx, session, post)
+
+    def _still_armed(self, dev: DeviceRun, tx: Transaction, session: Session) -> str | None:
+        """After the settle wait: why the armed commit is gone or about to go (None: fine).
+
+        A device whose revert timer fired while we waited runs its old config again; the
+        gates would only blame the config for a change the device itself took back."""
+        settle = self.options.counters_settle_s
+        try:
+            pending = self.call(dev, "pending", tx.pending, session)
+        except (TransactionError, Lost) as exc:
+            return f"could not read the pending commit after the settle wait: {exc}"
+        if not getattr(pending, "armed", False):
+            return (
+                f"the device's revert timer fired during the settle wait ({settle:g} s of "
+                f"--counters-settle, {self.options.confirm_within_s:g} s timer): the commit "
+                "is no longer pending; shorten --counters-settle or lengthen --confirm-within"
+            )
+        device_left = getattr(pending, "seconds_left", None)
+        if device_left is not None and device_left < self.options.margin_s:
+            return (
+                f"after the settle wait ({settle:g} s) the device says {device_left:.0f} s "
+                "left on its revert timer: not gating"
+            )
+        return None
 
     def _confirm(
         self, dev: DeviceRun, tx: Transaction, session: Session, post: Observation

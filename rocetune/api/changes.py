@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rocetune.api.audits import audit, audit_inventory
-from rocetune.api.fixes import replay_lint
+from rocetune.api.fixes import replay_lint, replay_recheck
 from rocetune.errors import RocetuneError
 from rocetune.inventory import load_inventory
 from rocetune.model import Severity
@@ -23,26 +23,7 @@ from rocetune.render.plan import PlanReport, Source, plan_fabric
 from rocetune.render.run import DeviceRender, RenderReport, render_fabric, write_report
 
 if TYPE_CHECKING:
-    from rocetune.model import Fabric, Finding
     from rocetune.parsecache import ParseCache
-    from rocetune.platforms.base import Provenance
-
-
-def replay_recheck(
-    before: Fabric,
-    after: Fabric,
-    provenance: tuple[dict[str, Provenance], dict[str, Provenance]],
-    only: frozenset[str],
-) -> tuple[list[Finding], list[Finding]]:
-    """The plan's re-check of one replayed change (rocetune.render.plan.Recheck): the
-    default audit selection on the fabric before and after, restricted to the devices where
-    they can differ (:func:`rocetune.engine.recheck`)."""
-    from rocetune.checks.registry import all_rules
-    from rocetune.engine import MISSING_CODE, Selection, recheck, select_rules
-
-    rules = select_rules(all_rules(), Selection())
-    report = any(r.meta.code == MISSING_CODE for r in rules)
-    return recheck(before, after, rules, None, provenance, only=only, report_missing=report)
 
 
 def plan(

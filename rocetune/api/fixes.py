@@ -32,6 +32,23 @@ def replay_lint(
     return _check(fabric, provenance, Selection(), None, only)
 
 
+def replay_recheck(
+    before: Fabric,
+    after: Fabric,
+    provenance: tuple[dict[str, Provenance], dict[str, Provenance]],
+    only: frozenset[str],
+) -> tuple[list[Finding], list[Finding]]:
+    """The plan's re-check of one replayed change (rocetune.render.plan.Recheck): the
+    default audit selection on the fabric before and after, restricted to the devices where
+    they can differ (:func:`rocetune.engine.recheck`)."""
+    from rocetune.checks.registry import all_rules
+    from rocetune.engine import MISSING_CODE, Selection, recheck, select_rules
+
+    rules = select_rules(all_rules(), Selection())
+    report = any(r.meta.code == MISSING_CODE for r in rules)
+    return recheck(before, after, rules, None, provenance, only=only, report_missing=report)
+
+
 def _saved_source(result: AuditResult, name: str) -> Path | None:
     """Where device ``name`` of ``result`` was read from: its snapshot directory (named by
     its provenance, or the directory with ``meta.json`` holding the file it names) or its
@@ -153,6 +170,7 @@ def _plan(result: AuditResult, names: list[str]) -> dict[str, tuple[fixcache.Dev
         sources,
         _region_lint,
         Severity.INFO,
+        recheck=replay_recheck,
     )
     out: dict[str, tuple[fixcache.DeviceFixes, bool]] = {}
     for dev in report.devices:

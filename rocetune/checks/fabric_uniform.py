@@ -282,17 +282,10 @@ def _comparisons(
     for comp in base:
         mine = changed & comp.pos.keys()
         got = comp.replaced(frozenset(mine), part) if mine else comp
-        if got is None or (got is not comp and _tied(got)):
+        if got is None:
             return fresh(devices)
         out.append(got)
     return out
-
-
-def _tied(comp: _Compared) -> bool:
-    """No value is used by more than half of the subjects (a fabric-level finding)."""
-    if comp.candidates < 2 or len(comp.counts) < 2:
-        return False
-    return 2 * max(comp.counts.values()) <= comp.total
 
 
 def _ports(ctx: CheckContext, dev: Device) -> list[PortLike]:

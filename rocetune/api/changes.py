@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from rocetune.api.audits import audit, audit_inventory
 from rocetune.api.fixes import replay_lint, replay_recheck
+from rocetune.api.parsing import frozen
 from rocetune.errors import RocetuneError
 from rocetune.inventory import load_inventory
 from rocetune.model import Severity
@@ -43,17 +44,18 @@ def plan(
     result = audit_inventory(inv, cache=cache)
     result.inventory = str(inventory)
     sources = [Source(e.name, e.platform, e.snapshot) for e in inv.devices.values()]
-    report = plan_fabric(
-        result.fabric,
-        result.findings,
-        dict(result.provenance),
-        sources,
-        replay_lint,
-        fail_on,
-        converge=converge,
-        devices=devices,
-        recheck=replay_recheck,
-    )
+    with frozen():
+        report = plan_fabric(
+            result.fabric,
+            result.findings,
+            dict(result.provenance),
+            sources,
+            replay_lint,
+            fail_on,
+            converge=converge,
+            devices=devices,
+            recheck=replay_recheck,
+        )
     report.errors = list(result.errors)
     parsed = set(result.fabric.devices)
     for dev in report.devices:
@@ -97,7 +99,8 @@ def render(
         report, errors = _fix_report(inventory, fail_on, cache)
         return write_report(report, out_dir), errors
     result = audit(inventory, cache=cache)
-    report = render_fabric(result.fabric, result.findings)
+    with frozen():
+        report = render_fabric(result.fabric, result.findings)
     for problem in result.fabric.problems:
         msg = problem.message
         report.devices.append(DeviceRender(problem.device, problem.platform, "skipped", msg))

@@ -163,15 +163,18 @@ def _plan(result: AuditResult, names: list[str]) -> dict[str, tuple[fixcache.Dev
             sources.append(Source(name, result.fabric.devices[name].platform, src))
     if not sources:
         return {}
-    report = plan_fabric(
-        result.fabric,
-        result.findings,
-        dict(result.provenance),
-        sources,
-        _region_lint,
-        Severity.INFO,
-        recheck=replay_recheck,
-    )
+    from rocetune.api.parsing import frozen
+
+    with frozen():
+        report = plan_fabric(
+            result.fabric,
+            result.findings,
+            dict(result.provenance),
+            sources,
+            _region_lint,
+            Severity.INFO,
+            recheck=replay_recheck,
+        )
     out: dict[str, tuple[fixcache.DeviceFixes, bool]] = {}
     for dev in report.devices:
         mine: dict[str, list[str]] = {}

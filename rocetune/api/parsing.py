@@ -157,6 +157,24 @@ def long_lived() -> Iterator[Callable[[], None]]:
         gc.enable()
 
 
+@contextmanager
+def frozen() -> Iterator[None]:
+    """A block that works on a fabric already built (render, plan, the ``fix:`` lines): the
+    objects alive when it starts are kept out of the cyclic collector's scans until it ends
+    (``gc.freeze``; reference counting still frees them), so the collections the block's own
+    allocations trigger do not re-scan the whole audited model (a full collection over it
+    made render grow faster than the fabric). Nothing changes when the collector is disabled.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def load_all(
     jobs: Sequence[Job], processes: int | None = None, cache: ParseCache | None = None
 ) -> Iterator[Loaded]:

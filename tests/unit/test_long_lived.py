@@ -86,3 +86,27 @@ def test_automatic_collections_are_off_in_the_block_and_on_after_it() -> None:
     with pytest.raises(RuntimeError):
         _fail_inside()
     assert gc.isenabled()
+
+
+def test_frozen_keeps_what_exists_out_of_scans_and_gives_it_back() -> None:
+    from rocetune.api.parsing import frozen
+
+    assert gc.get_freeze_count() == 0
+    fabric = [[i] for i in range(1000)]
+    with frozen():
+        assert gc.get_freeze_count() >= len(fabric)
+    assert gc.get_freeze_count() == 0
+    with pytest.raises(RuntimeError), frozen():
+        raise RuntimeError
+    assert gc.get_freeze_count() == 0
+
+
+def test_frozen_with_the_collector_disabled_changes_nothing() -> None:
+    from rocetune.api.parsing import frozen
+
+    gc.disable()
+    try:
+        with frozen():
+            assert gc.get_freeze_count() == 0
+    finally:
+        gc.enable()

@@ -14,13 +14,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rocetune.api.audits import audit, audit_inventory
-from rocetune.api.fixes import replay_lint, replay_recheck
+from rocetune.api.fixes import plan_audited, replay_lint
 from rocetune.api.parsing import frozen
 from rocetune.errors import RocetuneError
 from rocetune.inventory import load_inventory
 from rocetune.model import Severity
 from rocetune.render.fix_files import fix_files
-from rocetune.render.plan import PlanReport, Source, plan_fabric
+from rocetune.render.plan import PlanReport, Source
 from rocetune.render.run import DeviceRender, RenderReport, render_fabric, write_report
 
 if TYPE_CHECKING:
@@ -44,18 +44,7 @@ def plan(
     result = audit_inventory(inv, cache=cache)
     result.inventory = str(inventory)
     sources = [Source(e.name, e.platform, e.snapshot) for e in inv.devices.values()]
-    with frozen():
-        report = plan_fabric(
-            result.fabric,
-            result.findings,
-            dict(result.provenance),
-            sources,
-            replay_lint,
-            fail_on,
-            converge=converge,
-            devices=devices,
-            recheck=replay_recheck,
-        )
+    report = plan_audited(result, sources, replay_lint, fail_on, converge=converge, devices=devices)
     report.errors = list(result.errors)
     parsed = set(result.fabric.devices)
     for dev in report.devices:

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from rocetune.api import fixcache
     from rocetune.parsecache import ParseCache
     from rocetune.platforms.base import Provenance
+    from rocetune.render.plan import PlanReport, Source
+    from rocetune.render.simulate import Lint
 
 
 def replay_lint(
@@ -47,6 +49,36 @@ def replay_recheck(
     rules = select_rules(all_rules(), Selection())
     report = any(r.meta.code == MISSING_CODE for r in rules)
     return recheck(before, after, rules, None, provenance, only=only, report_missing=report)
+
+
+def plan_audited(
+    result: AuditResult,
+    sources: list[Source],
+    lint: Lint,
+    fail_on: Severity,
+    *,
+    converge: bool = False,
+    devices: Iterable[str] = (),
+) -> PlanReport:
+    """The remediation (or ``converge``) plan of ``sources`` from the audit ``result``: each
+    replayed change re-checked in delta form (:func:`replay_recheck`), with the audited
+    fabric kept out of the cyclic collector's scans (:func:`rocetune.api.parsing.frozen`).
+    ``rocetune plan`` and the ``fix:`` lines both plan this way."""
+    from rocetune.api.parsing import frozen
+    from rocetune.render.plan import plan_fabric
+
+    with frozen():
+        return plan_fabric(
+            result.fabric,
+            result.findings,
+            dict(result.provenance),
+            sources,
+            lint,
+            fail_on,
+            converge=converge,
+            devices=devices,
+            recheck=replay_recheck,
+        )
 
 
 def _saved_source(result: AuditResult, name: str) -> Path | None:
@@ -154,7 +186,7 @@ def merged(plans: Iterable[fixcache.DeviceFixes]) -> dict[str, tuple[str, ...]]:
 def _plan(result: AuditResult, names: list[str]) -> dict[str, tuple[fixcache.DeviceFixes, bool]]:
     """Plan ``names``: device -> (its plan, whether it may be kept: not an error, which may
     be passing, like an unreadable file). Devices without a saved source get no entry."""
-    from rocetune.render.plan import Source, plan_fabric
+    from rocetune.render.plan import Source
 
     sources = []
     for name in names:
@@ -163,18 +195,7 @@ def _plan(result: AuditResult, names: list[str]) -> dict[str, tuple[fixcache.Dev
             sources.append(Source(name, result.fabric.devices[name].platform, src))
     if not sources:
         return {}
-    from rocetune.api.parsing import frozen
-
-    with frozen():
-        report = plan_fabric(
-            result.fabric,
-            result.findings,
-            dict(result.provenance),
-            sources,
-            _region_lint,
-            Severity.INFO,
-            recheck=replay_recheck,
-        )
+    report = plan_audited(result, sources, _region_lint, Severity.INFO)
     out: dict[str, tuple[fixcache.DeviceFixes, bool]] = {}
     for dev in report.devices:
         mine: dict[str, list[str]] = {}

@@ -125,39 +125,6 @@ def _worker_init() -> None:
 
 
 @contextmanager
-def long_lived() -> Iterator[Callable[[], None]]:
-    """A block whose objects alive at each call of the function it gives (``settle``) are
-    kept out of the cyclic garbage collector's scans until the block ends.
-
-    An audit builds the model of a whole fabric (millions of objects that live to the end)
-    while it parses, then allocates findings: every full collection re-scanned the whole
-    model so far (about a fifth of the CPU of a 2,500-host audit). ``settle`` collects the
-    garbage cycles made since the last ``settle`` (a collection that scans only those
-    objects: the older ones are frozen), then ``gc.freeze`` moves the survivors to the
-    permanent generation (reference counting still frees them). What exists when the block
-    starts (modules, the loaded inventory) is frozen first, so the first ``settle`` does not
-    scan it either. Within the block the automatic collections are off (``settle`` collects
-    instead; reference counting frees the rest). The end of the block is ``gc.unfreeze``
-    (the collector sees them again) and ``gc.enable``. Nothing changes when the collector
-    is disabled."""
-    if not gc.isenabled():
-        yield lambda: None
-        return
-
-    def settle() -> None:
-        gc.collect()  # only what was made since the last settle: the rest is frozen
-        gc.freeze()
-
-    gc.freeze()  # what exists already (modules, the inventory) is never re-scanned by settle
-    gc.disable()  # settle collects; automatic collections would scan the same objects again
-    try:
-        yield settle
-    finally:
-        gc.unfreeze()
-        gc.enable()
-
-
-@contextmanager
 def frozen() -> Iterator[None]:
     """A block that works on a fabric already built (render, plan, the ``fix:`` lines): the
     objects alive when it starts are kept out of the cyclic collector's scans until it ends
@@ -173,6 +140,38 @@ def frozen() -> Iterator[None]:
         yield
     finally:
         gc.unfreeze()
+
+
+@contextmanager
+def long_lived() -> Iterator[Callable[[], None]]:
+    """A block whose objects alive at each call of the function it gives (``settle``) are
+    kept out of the cyclic garbage collector's scans until the block ends.
+
+    An audit builds the model of a whole fabric (millions of objects that live to the end)
+    while it parses, then allocates findings: every full collection re-scanned the whole
+    model so far (about a fifth of the CPU of a 2,500-host audit). ``settle`` collects the
+    garbage cycles made since the last ``settle`` (a collection that scans only those
+    objects: the older ones are frozen), then ``gc.freeze`` moves the survivors to the
+    permanent generation (reference counting still frees them). What exists when the block
+    starts (modules, the loaded inventory) is frozen first, so the first ``settle`` does not
+    scan it either. Within the block the automatic collections are off (``settle`` collects
+    instead; reference counting frees the rest). At the end of the block the collector is
+    enabled and sees them again (:func:`frozen`). Nothing changes when the collector is
+    disabled."""
+    if not gc.isenabled():
+        yield lambda: None
+        return
+
+    def settle() -> None:
+        gc.collect()  # only what was made since the last settle: the rest is frozen
+        gc.freeze()
+
+    with frozen():  # what exists already (modules, the inventory) is never re-scanned
+        gc.disable()  # settle collects; automatic collections would scan the same objects
+        try:
+            yield settle
+        finally:
+            gc.enable()
 
 
 def load_all(

@@ -17,7 +17,7 @@ import pytest
 from benchmarks.fabricgen import generate
 from benchmarks.plan_scale import inventory
 from rocetune import api, engine
-from rocetune.api import changes
+from rocetune.api import changes, fixes
 from rocetune.checks.base import Rule
 from rocetune.checks.memo import shared_per_device
 from rocetune.checks.registry import all_rules
@@ -89,7 +89,7 @@ def test_the_plans_rechecks_give_what_the_full_lints_give(
     path = _fabrics(tmp_path)[which]
     made: list[tuple[Fabric, Fabric, tuple[Prov, Prov], frozenset[str]]] = []
     verdicts: list[str] = []
-    real = changes.replay_recheck
+    real = fixes.replay_recheck
     signs = engine._signs_agree
 
     def kept(before: Fabric, after: Fabric, prov: tuple[Prov, Prov], only: frozenset[str]):  # type: ignore[no-untyped-def]
@@ -100,7 +100,7 @@ def test_the_plans_rechecks_give_what_the_full_lints_give(
         verdicts.append(signs(*args))
         return verdicts[-1]
 
-    monkeypatch.setattr(changes, "replay_recheck", kept)
+    monkeypatch.setattr(fixes, "replay_recheck", kept)
     monkeypatch.setattr(engine, "_signs_agree", told)
     changes.plan(path, fail_on=Severity.INFO)
     rules = select_rules(all_rules(), Selection())

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from benchmarks.fabricgen import generate
 from benchmarks.plan_scale import inventory
-from rocetune.api import changes
+from rocetune.api import fixes
 from rocetune.checks import memo
 from rocetune.cli import cli
 from rocetune.render import plan as plan_module
@@ -40,7 +40,7 @@ def _compare(inventory_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]
     with monkeypatch.context() as m:
         m.setattr(plan_module, "shared_per_device", contextlib.nullcontext)
         alone = _plans(inventory_path)
-        m.setattr(changes, "replay_recheck", None)  # and each re-check two full lints
+        m.setattr(fixes, "replay_recheck", None)  # and each re-check two full lints
         slow = _plans(inventory_path)
     assert shared == alone == slow
     return shared

@@ -340,12 +340,21 @@ class DeviceWorker:
 
     def _verify(self, dev: DeviceRun, tx: Transaction, session: Session) -> None:
         self.move(dev, D.VERIFYING, "re-collecting for the gates")
-        left = self.options.counters_settle_s
-        while left > 0 and not self.stop.is_set():  # a signal ends the settle wait
-            self.clock.sleep(min(left, 0.1))
-            left -= 0.1
-        if self.options.counters_settle_s > 0 and not self.stop.is_set():
-            why = self._still_armed(dev, tx, session)
+        settle = self.options.counters_settle_s
+        every = self.options.settle_poll_s
+        waited, polled = 0.0, 0.0
+        while waited < settle and not self.stop.is_set():  # a signal ends the settle wait
+            step = min(settle - waited, 0.1)
+            self.clock.sleep(step)
+            waited += step
+            if waited - polled >= every and waited < settle and not self.stop.is_set():
+                polled = waited  # the device may revert before the wait is over: ask it
+                why = self._still_armed(dev, tx, session, waited)
+                if why:
+                    self._recover(dev, why)
+                    return
+        if settle > 0 and not self.stop.is_set():
+            why = self._still_armed(dev, tx, session, settle)
             if why:
                 self._recover(dev, why)
                 return
@@ -366,26 +375,32 @@ class DeviceWorker:
             return
         self._confirm(dev, tx, session, post)
 
-    def _still_armed(self, dev: DeviceRun, tx: Transaction, session: Session) -> str | None:
-        """After the settle wait: why the armed commit is gone or about to go (None: fine).
+    def _still_armed(
+        self, dev: DeviceRun, tx: Transaction, session: Session, waited: float
+    ) -> str | None:
+        """During or after the settle wait: why the armed commit is gone or about to go.
 
         A device whose revert timer fired while we waited runs its old config again; the
-        gates would only blame the config for a change the device itself took back."""
+        gates would only blame the config for a change the device itself took back. None:
+        still armed with more than the margin left."""
         settle = self.options.counters_settle_s
+        at = f"{settle:g} s --counters-settle"
+        if waited < settle:
+            at = f"after {waited:.0f} s of the {at}"
         try:
             pending = self.call(dev, "pending", tx.pending, session)
         except (TransactionError, Lost) as exc:
-            return f"could not read the pending commit after the settle wait: {exc}"
+            return f"could not read the pending commit in the settle wait ({at}): {exc}"
         if not getattr(pending, "armed", False):
             return (
-                f"the device's revert timer fired during the settle wait ({settle:g} s of "
-                f"--counters-settle, {self.options.confirm_within_s:g} s timer): the commit "
+                f"the device's revert timer fired during the settle wait ({at}; "
+                f"{self.options.confirm_within_s:g} s timer): the commit "
                 "is no longer pending; shorten --counters-settle or lengthen --confirm-within"
             )
         device_left = getattr(pending, "seconds_left", None)
         if device_left is not None and device_left < self.options.margin_s:
             return (
-                f"after the settle wait ({settle:g} s) the device says {device_left:.0f} s "
+                f"in the settle wait ({at}) the device says {device_left:.0f} s "
                 "left on its revert timer: not gating"
             )
         return None

@@ -95,3 +95,10 @@ class ApplyOptions:
     the new config); the timer must leave room for it."""
     shard: str | None = None
     """``I/N``: only the plan's devices of shard I of N (:mod:`rocetune.shard`)."""
+
+    @property
+    def settle_poll_s(self) -> float:
+        """How often the settle wait asks the device whether its commit is still pending:
+        a quarter of the wait, at least ``poll_s`` and at most 15 s (a 60 s wait asks 3
+        times). A timer that fires early ends the wait then, not at its end."""
+        return max(self.poll_s, min(self.counters_settle_s / 4, 15.0))

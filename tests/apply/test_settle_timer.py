@@ -8,6 +8,7 @@ the canary back with proof, and never start the wave.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -45,6 +46,9 @@ def test_device_timer_firing_during_the_settle_wait_is_named(
     states = {e["device"]: e["state"] for e in events if e.get("event") == "device"}
     assert states == {"spine1": "ROLLED_BACK", "spine2": "ABORTED"}, states
     assert "revert timer fired during the settle wait" in out, out
+    # the wait asks the device every 2 s: the timer (~5 s real) ends it before its 8 s
+    flat = " ".join(out.split())  # the text report wraps long lines
+    assert re.search(r"settle wait \(after [2-7] s of the 8 s --counters-settle", flat), out
     assert not any(e.get("event") == "gates" for e in events), "gates ran on a reverted device"
     for device, text in before.items():
         assert _show(lab, tmp_path, device, "show running-config") == text, device

@@ -86,8 +86,8 @@ def available() -> bool:
     return _loader() is not None
 
 
-def compose(text: str) -> Any:
-    """The node graph of a one-document YAML text (None when empty); raise Unusual."""
+def _checked_loader(text: str) -> Any:
+    """A libyaml loader on the text; raise Unusual when the text needs ruamel."""
     loader_class = _loader()
     if loader_class is None:
         raise Unusual("PyYAML with libyaml is not installed")
@@ -97,9 +97,14 @@ def compose(text: str) -> Any:
         raise Unusual("tag (ruamel and libyaml differ on tag syntax)")
     if "\t" in text:
         raise Unusual("tab (libyaml takes tabs as separators where ruamel refuses them)")
+    return loader_class(text)
+
+
+def compose(text: str) -> Any:
+    """The node graph of a one-document YAML text (None when empty); raise Unusual."""
+    loader = _checked_loader(text)
     import yaml
 
-    loader = loader_class(text)
     try:
         return _compose(loader, yaml)
     except yaml.YAMLError as exc:
@@ -213,15 +218,57 @@ class _Composer:
                 return node
 
 
+class Events:
+    """libyaml's parse events of a text, for readers that build their values straight from
+    them (no node graph: a composed graph is ~20x the text). Same checks as :func:`compose`
+    (raise Unusual); every libyaml error is raised as Unusual too. ``kinds`` are PyYAML's
+    event classes; close with :meth:`dispose`."""
+
+    def __init__(self, text: str) -> None:
+        import yaml
+
+        self.kinds = yaml
+        self._loader = _checked_loader(text)
+        self._get, self._peek = self._loader.get_event, self._loader.peek_event
+        self._resolve, self._scalar_node = self._loader.resolve, yaml.ScalarNode
+
+    def get(self) -> Any:
+        """The next event."""
+        try:
+            return self._get()
+        except self.kinds.YAMLError as exc:
+            raise Unusual(f"libyaml: {exc}") from None
+
+    def peek(self) -> Any:
+        """The next event, left in the stream."""
+        try:
+            return self._peek()
+        except self.kinds.YAMLError as exc:
+            raise Unusual(f"libyaml: {exc}") from None
+
+    def scalar(self, event: Any) -> Any:
+        """The value of a scalar event as :func:`scalar` gives it for its node."""
+        tag = event.tag
+        if tag is None or tag == "!":
+            tag = self._resolve(self._scalar_node, event.value, event.implicit)
+        return scalar_of(tag, event.value)
+
+    def dispose(self) -> None:
+        self._loader.dispose()
+
+
 def scalar(node: Any) -> Any:
     """The value of a scalar node as ruamel's round-trip loader gives it (plain Python
     types: str, int, float, bool, None, datetime.date); raise Unusual otherwise."""
-    tag = node.tag
+    return scalar_of(node.tag, node.value)
+
+
+def scalar_of(tag: str, value: str) -> Any:
+    """:func:`scalar` of a scalar with this (resolved) tag and text."""
     if tag == STR:
-        return node.value
+        return value
     if tag != PLAIN:
         raise Unusual(f"tag {tag}")
-    value: str = node.value
     if not value or value[0] in _NUMERIC_START:
         return _number(value)
     if value in _NULL:

@@ -27,7 +27,6 @@ keys, any syntax error) is read with ruamel as before, so errors keep ruamel's w
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 from ruamel.yaml import YAML
@@ -36,46 +35,19 @@ from ruamel.yaml.error import YAMLError
 
 from rocetune import yamlc
 from rocetune.errors import ParseError
+from rocetune.platforms.cumulus.nvue_stream import Budget, apply_unset, load_events, plain_scalar
+from rocetune.platforms.cumulus.nvue_stream import key_name as _key
 from rocetune.platforms.cumulus.tree import ConfigTree, Issues, KeyPath, deep_merge
 
 _REVISION_KEYS = frozenset({"header", "set", "unset"})
-NODES_PER_LINE = 20
-"""Alias budget: a document may expand to at most this many values per line of text (plus
-:data:`NODES_BASE`). NVUE never writes anchors; a hand-written file that shares a block with
-``&a``/``*a`` stays far below it, while a nested alias bomb (a kilobyte that expands to 10^9
-values) is refused at once instead of exhausting memory."""
-NODES_BASE = 10_000
-
-
-class _Budget:
-    """How many more values the document may expand to."""
-
-    def __init__(self, text: str, file: str) -> None:
-        self.left = NODES_BASE + NODES_PER_LINE * (text.count("\n") + 1)
-        self.file = file
-        self.release = "&" not in text
-        """No anchor, so no node is reached twice: a node's children are dropped once it is
-        read (the composed graph is ~20x the text; held whole next to the values it was)."""
-
-    def spend(self, node: Any) -> None:
-        self.left -= 1
-        if self.left < 0:
-            mark = getattr(node, "start_mark", None)
-            line = (
-                mark.line if mark is not None else getattr(getattr(node, "lc", None), "line", None)
-            )
-            msg = (
-                "YAML aliases expand this document far beyond its size (an alias bomb?);"
-                " refusing to read it"
-            )
-            raise ParseError(msg, file=self.file, line=line + 1 if line is not None else None)
 
 
 def load_yaml(text: str, file: str, issues: Issues) -> ConfigTree:
     """Parse NVUE YAML text; raise ParseError (file, line) when it is not valid YAML."""
     body = text.lstrip("\ufeff")
     try:
-        return _load_fast(body, file, issues)
+        tree = load_events(body, file, issues)
+        return tree if tree is not None else _load_fast(body, file, issues)
     except yamlc.Unusual:
         pass
     try:
@@ -87,7 +59,7 @@ def load_yaml(text: str, file: str, issues: Issues) -> ConfigTree:
     tree = ConfigTree()
     if document is None:
         return tree
-    budget = _Budget(body, file)
+    budget = Budget(body, file)
     if isinstance(document, CommentedSeq):
         _read_revisions(document, tree, issues, budget)
     elif isinstance(document, CommentedMap):
@@ -106,7 +78,7 @@ def _load_fast(body: str, file: str, issues: Issues) -> ConfigTree:
     tree = ConfigTree()
     if document is None:
         return tree
-    budget = _Budget(body, file)
+    budget = Budget(body, file)
     if document.tag == yamlc.SEQ:
         for index, item in enumerate(document.value):
             line = item.start_mark.line + 1
@@ -131,7 +103,7 @@ def _is_map(node: Any) -> bool:
 
 
 def _read_item_node(
-    item: Any, line: int | None, tree: ConfigTree, issues: Issues, budget: _Budget
+    item: Any, line: int | None, tree: ConfigTree, issues: Issues, budget: Budget
 ) -> None:
     for key, key_node, value in yamlc.pairs(item):
         name = _key(key)
@@ -143,7 +115,7 @@ def _read_item_node(
         elif name == "set" and value.tag != yamlc.SEQ and yamlc.scalar(value) is None:
             continue
         elif name == "unset" and _is_map(value):
-            _apply_unset(_plain_node(value, (), {}, budget), tree.root)
+            apply_unset(_plain_node(value, (), {}, budget), tree.root)
         else:
             issues.add(name, "unknown NVUE revision item or wrong type", key_line)
 
@@ -154,7 +126,7 @@ def _header_value(node: Any) -> str:
     return str(yamlc.scalar(node))
 
 
-def _apply_set_node(node: Any, tree: ConfigTree, budget: _Budget) -> None:
+def _apply_set_node(node: Any, tree: ConfigTree, budget: Budget) -> None:
     lines: dict[KeyPath, int] = {}
     value = _plain_node(node, (), lines, budget)
     if isinstance(value, dict):
@@ -162,7 +134,7 @@ def _apply_set_node(node: Any, tree: ConfigTree, budget: _Budget) -> None:
     tree.lines.update(lines)
 
 
-def _plain_node(node: Any, path: KeyPath, lines: dict[KeyPath, int], budget: _Budget) -> Any:
+def _plain_node(node: Any, path: KeyPath, lines: dict[KeyPath, int], budget: Budget) -> Any:
     """:func:`_plain` on a libyaml node: plain values, the line of every key recorded."""
     budget.spend(node)
     tag = node.tag
@@ -183,7 +155,7 @@ def _plain_node(node: Any, path: KeyPath, lines: dict[KeyPath, int], budget: _Bu
         if budget.release:
             node.value = ()
         return items
-    return _scalar(yamlc.scalar(node))
+    return plain_scalar(yamlc.scalar(node))
 
 
 def _error_position(exc: YAMLError, text: str) -> tuple[int, int | None]:
@@ -199,7 +171,7 @@ def _error_position(exc: YAMLError, text: str) -> tuple[int, int | None]:
     return 1, None
 
 
-def _read_revisions(items: CommentedSeq, tree: ConfigTree, issues: Issues, budget: _Budget) -> None:
+def _read_revisions(items: CommentedSeq, tree: ConfigTree, issues: Issues, budget: Budget) -> None:
     for index, item in enumerate(items):
         line = _item_line(items, index)
         if not isinstance(item, CommentedMap):
@@ -209,7 +181,7 @@ def _read_revisions(items: CommentedSeq, tree: ConfigTree, issues: Issues, budge
 
 
 def _read_item(
-    item: CommentedMap, line: int | None, tree: ConfigTree, issues: Issues, budget: _Budget
+    item: CommentedMap, line: int | None, tree: ConfigTree, issues: Issues, budget: Budget
 ) -> None:
     for key, value in item.items():
         name = _key(key)
@@ -221,12 +193,12 @@ def _read_item(
         elif name == "set" and value is None:
             continue
         elif name == "unset" and isinstance(value, CommentedMap):
-            _apply_unset(_plain(value, (), {}, budget), tree.root)
+            apply_unset(_plain(value, (), {}, budget), tree.root)
         else:
             issues.add(name, "unknown NVUE revision item or wrong type", key_line)
 
 
-def _apply_set(node: CommentedMap, tree: ConfigTree, budget: _Budget) -> None:
+def _apply_set(node: CommentedMap, tree: ConfigTree, budget: Budget) -> None:
     lines: dict[KeyPath, int] = {}
     value = _plain(node, (), lines, budget)
     if isinstance(value, dict):
@@ -234,20 +206,7 @@ def _apply_set(node: CommentedMap, tree: ConfigTree, budget: _Budget) -> None:
     tree.lines.update(lines)
 
 
-def _apply_unset(patch: Any, target: dict[str, Any]) -> None:
-    if not isinstance(patch, dict):
-        return
-    for key, value in patch.items():
-        if key not in target:
-            continue
-        child = target[key]
-        if isinstance(value, dict) and value and isinstance(child, dict):
-            _apply_unset(value, child)
-        else:
-            del target[key]
-
-
-def _plain(node: Any, path: KeyPath, lines: dict[KeyPath, int], budget: _Budget) -> Any:
+def _plain(node: Any, path: KeyPath, lines: dict[KeyPath, int], budget: Budget) -> Any:
     """Convert a ruamel node to plain Python values, recording the line of every key."""
     budget.spend(node)
     if isinstance(node, CommentedMap):
@@ -262,23 +221,7 @@ def _plain(node: Any, path: KeyPath, lines: dict[KeyPath, int], budget: _Budget)
         return out
     if isinstance(node, CommentedSeq):
         return [_plain(value, (*path, str(i)), lines, budget) for i, value in enumerate(node)]
-    return _scalar(node)
-
-
-def _scalar(value: Any) -> Any:
-    if value is None or isinstance(value, bool):
-        return value
-    if isinstance(value, int):
-        return int(value)
-    if isinstance(value, float):
-        return float(value)
-    return str(value)
-
-
-def _key(key: Any) -> str:
-    if isinstance(key, bool):
-        return str(key).lower()
-    return sys.intern(str(key))  # a port's keys are the same words: held once
+    return plain_scalar(node)
 
 
 def _key_line(node: CommentedMap, key: Any) -> int | None:

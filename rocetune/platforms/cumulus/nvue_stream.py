@@ -1,0 +1,276 @@
+"""Read a list of NVUE revision items straight from libyaml's parse events (no node graph).
+
+:mod:`.nvue_yaml` used to compose the whole document first (``yamlc.compose``: the graph
+alone is ~20x the text) and then convert it. Here every value is built as its events arrive,
+in document order, so the values, key lines, Unparsed items, alias budget and errors are the
+ones the composed reader gives (it visits the nodes in the same order):
+
+- only a list of revision items is read here (what ``nv config show`` writes); any other
+  document, and any document with an anchor (a node that may be reached twice), returns
+  None and is read from the composed graph as before;
+- Unparsed items are kept aside and recorded only once the whole document was read (a
+  document handed to ruamel afterwards records them once, as before);
+- when the alias budget runs out, the rest of the events are still read: a syntax error,
+  an alias or a second document later in the text means the composed reader would have
+  handed the text to ruamel (``yamlc.Unusual``), so that is raised instead.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from rocetune import yamlc
+from rocetune.errors import ParseError
+from rocetune.platforms.cumulus.tree import ConfigTree, Issues, KeyPath, deep_merge
+
+NODES_PER_LINE = 20
+"""Alias budget: a document may expand to at most this many values per line of text (plus
+:data:`NODES_BASE`). NVUE never writes anchors; a hand-written file that shares a block with
+``&a``/``*a`` stays far below it, while a nested alias bomb (a kilobyte that expands to 10^9
+values) is refused at once instead of exhausting memory."""
+NODES_BASE = 10_000
+
+
+class Budget:
+    """How many more values the document may expand to."""
+
+    def __init__(self, text: str, file: str) -> None:
+        self.left = NODES_BASE + NODES_PER_LINE * (text.count("\n") + 1)
+        self.file = file
+        self.release = "&" not in text
+        """No anchor, so no node is reached twice: a node's children are dropped once it is
+        read (the composed graph is ~20x the text; held whole next to the values it was)."""
+
+    def spend(self, node: Any) -> None:
+        """One value read from ``node`` (a libyaml node or a ruamel value)."""
+        mark = getattr(node, "start_mark", None)
+        line = mark.line if mark is not None else getattr(getattr(node, "lc", None), "line", None)
+        self.spend_at(line)
+
+    def spend_at(self, line: int | None) -> None:
+        """One value read at this 0-based line."""
+        self.left -= 1
+        if self.left < 0:
+            msg = (
+                "YAML aliases expand this document far beyond its size (an alias bomb?);"
+                " refusing to read it"
+            )
+            raise ParseError(msg, file=self.file, line=line + 1 if line is not None else None)
+
+
+class _Anchored(Exception):
+    """The document has an anchor: the composed reader shares the anchored node."""
+
+
+def load_events(body: str, file: str, issues: Issues) -> ConfigTree | None:
+    """The tree of a revision-item list read from events; None for any other document (or
+    one with anchors); raise yamlc.Unusual (ruamel reads it) or ParseError (alias budget)."""
+    events = yamlc.Events(body)
+    try:
+        return _Reader(events, Budget(body, file)).document(issues)
+    except _Anchored:
+        return None
+    finally:
+        events.dispose()
+
+
+class _Reader:
+    def __init__(self, events: yamlc.Events, budget: Budget) -> None:
+        self.events, self.get, self.budget = events, events.get, budget
+        kinds = events.kinds
+        self.scalar_kind, self.alias_kind = kinds.ScalarEvent, kinds.AliasEvent
+        self.map_start, self.map_end = kinds.MappingStartEvent, kinds.MappingEndEvent
+        self.seq_start, self.seq_end = kinds.SequenceStartEvent, kinds.SequenceEndEvent
+        self.found: list[tuple[str, str, int]] = []  # Unparsed items, recorded at the end
+
+    def document(self, issues: Issues) -> ConfigTree | None:
+        get, peek, kinds = self.get, self.events.peek, self.events.kinds
+        tree = ConfigTree()
+        get()  # stream start
+        if isinstance(peek(), kinds.StreamEndEvent):
+            return tree
+        get()  # document start
+        first = peek()
+        if type(first) is not self.seq_start or first.anchor is not None:
+            return None
+        get()
+        try:
+            index = 0
+            while True:
+                event = get()
+                kind = type(event)
+                if kind is self.seq_end:
+                    break
+                self.check(event, kind)
+                if kind is self.map_start:
+                    self.item(tree)
+                else:
+                    line = event.start_mark.line + 1
+                    self.found.append((f"[{index}]", "revision item is not a mapping", line))
+                    self.skip(kind)
+                index += 1
+            get()  # document end
+            if not isinstance(peek(), kinds.StreamEndEvent):
+                raise yamlc.Unusual("more than one document")
+        except ParseError:
+            self.drain()
+            raise
+        for item, reason, line in self.found:
+            issues.add(item, reason, line)
+        return tree
+
+    def check(self, event: Any, kind: Any) -> None:
+        """An anchor: leave the document to the composed reader; an alias (no anchor was
+        seen, so it is undefined): as the composer, hand the text to ruamel."""
+        if kind is self.alias_kind:
+            raise yamlc.Unusual(f"undefined alias {event.anchor}")
+        if getattr(event, "anchor", None) is not None:
+            raise _Anchored
+
+    def key(self, event: Any, seen: set[Any]) -> Any:
+        """The value of a mapping key event (``yamlc.pairs``' checks)."""
+        kind = type(event)
+        self.check(event, kind)
+        if kind is not self.scalar_kind:
+            raise yamlc.Unusual("complex key")
+        key = self.events.scalar(event)
+        if key in seen:
+            raise yamlc.Unusual("duplicate key")
+        seen.add(key)
+        return key
+
+    def skip(self, kind: Any) -> None:
+        """The rest of a node whose start event was read (checked, not converted)."""
+        if kind is not self.map_start and kind is not self.seq_start:
+            return
+        depth = 1
+        while depth:
+            event = self.get()
+            kind = type(event)
+            self.check(event, kind)
+            if kind is self.map_start or kind is self.seq_start:
+                depth += 1
+            elif kind is self.map_end or kind is self.seq_end:
+                depth -= 1
+
+    def drain(self) -> None:
+        """Read the rest of the stream for what the composer would have refused."""
+        kinds = self.events.kinds
+        documents = 0
+        while True:
+            event = self.get()
+            kind = type(event)
+            if kind is kinds.StreamEndEvent:
+                break
+            if kind is kinds.DocumentStartEvent:
+                documents += 1
+            self.check(event, kind)
+        if documents:
+            raise yamlc.Unusual("more than one document")
+
+    def item(self, tree: ConfigTree) -> None:
+        """One revision item (its mapping start read)."""
+        get, scalar = self.get, self.events.scalar
+        seen: set[Any] = set()
+        while True:
+            event = get()
+            if type(event) is self.map_end:
+                return
+            name = key_name(self.key(event, seen))
+            key_line = event.start_mark.line + 1
+            value = get()
+            kind = type(value)
+            self.check(value, kind)
+            if name == "header" and kind is self.map_start:
+                tree.header.update(self.header())
+            elif name == "set" and kind is self.map_start:
+                lines: dict[KeyPath, int] = {}
+                deep_merge(tree.root, self.value(value, kind, (), lines))
+                tree.lines.update(lines)
+            elif name == "set" and kind is self.scalar_kind and scalar(value) is None:
+                continue
+            elif name == "unset" and kind is self.map_start:
+                apply_unset(self.value(value, kind, (), {}), tree.root)
+            else:
+                self.found.append((name, "unknown NVUE revision item or wrong type", key_line))
+                self.skip(kind)
+
+    def header(self) -> dict[str, str]:
+        get, scalar = self.get, self.events.scalar
+        out: dict[str, str] = {}
+        seen: set[Any] = set()
+        while True:
+            event = get()
+            if type(event) is self.map_end:
+                return out
+            name = key_name(self.key(event, seen))
+            value = get()
+            kind = type(value)
+            self.check(value, kind)
+            if kind is not self.scalar_kind:
+                raise yamlc.Unusual("nested header value")
+            out[name] = str(scalar(value))
+
+    def value(self, event: Any, kind: Any, path: KeyPath, lines: dict[KeyPath, int]) -> Any:
+        """The plain value of the node ``event`` starts, the line of every key recorded."""
+        self.budget.spend_at(event.start_mark.line)
+        if kind is self.scalar_kind:
+            return plain_scalar(self.events.scalar(event))
+        get = self.get
+        if kind is self.map_start:
+            out: dict[str, Any] = {}
+            seen: set[Any] = set()
+            while True:
+                event = get()
+                if type(event) is self.map_end:
+                    return out
+                name = key_name(self.key(event, seen))
+                child = (*path, name)
+                lines[child] = event.start_mark.line + 1
+                event = get()
+                kind = type(event)
+                self.check(event, kind)
+                out[name] = self.value(event, kind, child, lines)
+        if kind is self.seq_start:
+            items: list[Any] = []
+            while True:
+                event = get()
+                kind = type(event)
+                if kind is self.seq_end:
+                    return items
+                self.check(event, kind)
+                items.append(self.value(event, kind, (*path, str(len(items))), lines))
+        raise yamlc.Unusual(f"unexpected {kind.__name__}")
+
+
+def plain_scalar(value: Any) -> Any:
+    """A scalar as the tree holds it: None, bool, int, float, else its text."""
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    return str(value)
+
+
+def key_name(key: Any) -> str:
+    """A mapping key as the tree holds it (``true``/``false`` for booleans)."""
+    if isinstance(key, bool):
+        return str(key).lower()
+    return sys.intern(str(key))  # a port's keys are the same words: held once
+
+
+def apply_unset(patch: Any, target: dict[str, Any]) -> None:
+    """Remove from ``target`` the keys an ``unset`` item names."""
+    if not isinstance(patch, dict):
+        return
+    for key, value in patch.items():
+        if key not in target:
+            continue
+        child = target[key]
+        if isinstance(value, dict) and value and isinstance(child, dict):
+            apply_unset(value, child)
+        else:
+            del target[key]

@@ -1,0 +1,91 @@
+"""NVUE YAML read from libyaml events (nvue_stream) gives what the composed reader gave."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from rocetune import yamlc
+from rocetune.errors import ParseError
+from rocetune.platforms.cumulus import nvue_yaml
+from rocetune.platforms.cumulus.nvue_stream import load_events
+from rocetune.platforms.cumulus.tree import ConfigTree, Issues
+
+pytestmark = pytest.mark.skipif(not yamlc.available(), reason="needs PyYAML with libyaml")
+
+HEAD = "- header:\n    rev-id: 1.0\n    version: Cumulus Linux 5.9.1\n"
+DOCUMENTS = {
+    "block": HEAD
+    + "- set:\n    interface:\n      swp1:\n        link:\n          mtu: 9216\n"
+    + "          state:\n            down: {}\n        type: swp\n    system:\n      hostname: a\n",
+    "flow": HEAD + "- set: {interface: {swp1: {link: {mtu: 9216, state: {up: {}}}}, swp2: {}}}\n",
+    "several items": HEAD
+    + "- set:\n    interface:\n      swp1: {link: {mtu: 9000}}\n    qos: {roce: {enable: on}}\n"
+    + "- set:\n    interface:\n      swp1: {link: {speed: 100G}}\n      swp2: {type: swp}\n"
+    + "- unset:\n    interface:\n      swp2: {}\n- set:\n    qos: {roce: {enable: off}}\n",
+    "sequences": HEAD + "- set:\n    x:\n      - a: 1\n        b: 2\n      - [1, 2]\n      - c\n",
+    "multi-line": HEAD + "- set:\n    system:\n      message: |\n        hello\n        world\n",
+    "scalars": HEAD
+    + "- set:\n    v: {a: 1, b: 1.5, c: -0.0, g: true, h: null, k: 2025-12-31, l: on, n: 010}\n"
+    + "    true: {no: 2, yes: 3}\n",
+    "odd items": HEAD + "- 12\n- [a, b]\n- set:\n    system: {hostname: x}\n- foo: 1\n"
+    "- set: ~\n- set: [1]\n- set: 5\n- header: 5\n",
+    "empty": "",
+}
+
+
+def _dump(tree: ConfigTree, issues: Issues) -> tuple[Any, ...]:
+    lines = sorted(tree.line_items()) if hasattr(tree, "line_items") else sorted(tree.lines.items())
+    return repr(tree.root), tree.header, lines, [repr(i) for i in issues.items]
+
+
+@pytest.mark.parametrize("name", sorted(DOCUMENTS))
+def test_events_read_what_the_composed_graph_read(name: str) -> None:
+    text = DOCUMENTS[name]
+    streamed, composed = Issues("x.yaml"), Issues("x.yaml")
+    tree = load_events(text, "x.yaml", streamed)
+    assert tree is not None
+    assert _dump(tree, streamed) == _dump(nvue_yaml._load_fast(text, "x.yaml", composed), composed)
+
+
+def test_a_revision_list_is_never_composed(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(text: str) -> None:
+        raise AssertionError("composed")
+
+    monkeypatch.setattr(yamlc, "compose", refuse)
+    tree = nvue_yaml.load_yaml(DOCUMENTS["block"], "x.yaml", Issues("x.yaml"))
+    assert tree.get(("interface", "swp1", "link", "mtu")) == 9216
+    assert tree.line(("interface", "swp1", "link", "mtu")) == 8
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        HEAD + "- set:\n    interface:\n      swp1: &l {mtu: 1}\n      swp2: *l\n",
+        "set:\n  system: {hostname: a}\n",
+    ],
+)
+def test_anchors_and_other_documents_are_left_to_the_composed_reader(text: str) -> None:
+    assert load_events(text, "x.yaml", Issues("x.yaml")) is None
+
+
+@pytest.mark.parametrize(
+    ("tail", "unusual"),
+    [("", False), ("    y: [1, 2\n", True), ("    y: *q\n", True), ("---\n- set: {}\n", True)],
+)
+def test_budget_overflow_reads_the_rest_first(tail: str, unusual: bool) -> None:
+    text = HEAD + "- set:\n    x: [" + ",".join(["1"] * 40_000) + "]\n" + tail
+    if unusual:  # the composed reader would have handed this text to ruamel
+        with pytest.raises(yamlc.Unusual):
+            load_events(text, "x.yaml", Issues("x.yaml"))
+    else:
+        with pytest.raises(ParseError, match="alias bomb"):
+            load_events(text, "x.yaml", Issues("x.yaml"))
+
+
+def test_unparsed_items_are_recorded_only_once_read_whole() -> None:
+    issues = Issues("x.yaml")
+    with pytest.raises(yamlc.Unusual):
+        load_events(HEAD + "- foo: 1\n- set: {a: 0x1F}\n", "x.yaml", issues)
+    assert issues.items == []

@@ -563,8 +563,12 @@ _QUIET = frozenset({"uniform", "tie"})
 
 
 def _signs_agree(before: list[object], after: list[object]) -> str:
-    """ "same": every unfocused device's verdicts are the same before and after. "widen":
-    a comparison that reported no device against a reference (uniform, tie) has one after:
+    """ "same": every unfocused device's verdicts are the same before and after: the signs
+    are equal, or a comparison is uniform on one side (its one value is signed) and on the
+    other uniform too or a majority of that value. An unfocused device is not changed, so
+    its subjects hold the uniform value on both sides: no outlier there, neither side (the
+    change fixed, or made, the only outliers, all on focused devices). "widen": a
+    comparison that reported no device against a reference (uniform, tie) has one after:
     nothing reported before on an unfocused device can be cleared, but findings may be new
     there, which can merge into the could-not-verify findings of unparsed items (so the
     devices with unparsed items join the focus). "full": anything else (a reference
@@ -577,13 +581,23 @@ def _signs_agree(before: list[object], after: list[object]) -> str:
     if was.keys() != now.keys():
         return "full"
     verdict = "same"
-    for what, (state, value) in was.items():
-        if now[what] == (state, value):
+    for what, then in was.items():
+        if now[what] == then or _unmoved(then, now[what]):
             continue
-        if state not in _QUIET or now[what][0] not in {*_QUIET, "majority"}:
+        if then[0] not in _QUIET or now[what][0] not in {*_QUIET, "majority"}:
             return "full"
         verdict = "widen"
     return verdict
+
+
+def _unmoved(one: tuple[str, object], other: tuple[str, object]) -> bool:
+    """Whether a comparison signed ``one`` on one side and ``other`` on the other reports
+    the same on every unfocused device (:func:`_signs_agree`): uniform on both sides, or
+    uniform on one and a majority of the uniform value on the other."""
+    states = {one[0], other[0]}
+    if states == {"uniform"}:
+        return True
+    return states == {"uniform", "majority"} and one[1] is not None and one[1] == other[1]
 
 
 _Sign = tuple[tuple[object, ...], str, object]

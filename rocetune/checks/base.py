@@ -137,9 +137,10 @@ class CheckContext:
     def sign(self, what: tuple[object, ...], state: str, value: object = None) -> None:
         """Record what the verdicts on unfocused devices depend on (:attr:`focus`): for
         ``what`` (one comparison), its ``state`` and ``value``. States the engine knows:
-        ``"uniform"`` and ``"tie"`` (no device is reported against a reference; a tie's
-        finding is fabric-level), ``"majority"`` (devices differing from ``value`` are
-        reported); any other state must simply be equal before and after."""
+        ``"uniform"`` (``value``: the one value) and ``"tie"`` (no device is reported
+        against a reference; a tie's finding is fabric-level), ``"majority"`` (devices
+        differing from ``value`` are reported); any other state must simply be equal
+        before and after."""
         if self.signs is not None:
             self.signs.append((what, state, value))
 

@@ -214,7 +214,7 @@ def _device_values(
 def _outliers(key: GroupKey, group: _Group, ctx: CheckContext) -> Iterator[Issue]:
     counts = group.counts()
     if len(counts) < 2:
-        ctx.sign(("RT306", key), "uniform")
+        ctx.sign(("RT306", key), "uniform", next(iter(counts), None))
         return
     role, speed = key
     what = f"{speed / 1000:g}G {role} ports"

@@ -338,7 +338,7 @@ def _compare(
     for name in names:
         yield from comp.parts[name][1]
     if len(comp.counts) < 2:
-        ctx.sign(sign, "uniform")
+        ctx.sign(sign, "uniform", next(iter(comp.counts), None))
         return
     ranked = comp.ranked()
     what = "NIC ports" if per_port else "switches"

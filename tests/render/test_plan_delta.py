@@ -205,3 +205,45 @@ def test_a_resolved_tie_next_to_a_could_not_verify_finding(tmp_path: Path) -> No
     with shared_per_device():
         fast = compare(*recheck(before, after, rules, None, ({}, {}), only=only))
     assert _seen(fast.cleared) == _seen(full.cleared)
+
+
+@pytest.mark.parametrize("fixes", [True, False])
+def test_a_lone_outlier_is_rechecked_on_its_region_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fixes: bool
+) -> None:
+    """The change fixes (or makes) the only RT705 outlier (a host's MTU): the comparison is
+    a majority on one side and uniform on the other, of the same value, so no unfocused
+    device's verdict moves. The re-check gives what the full lints give without running
+    them, and folds as many records at 36 devices as at 9 (10,000 hosts: the full lints
+    folded every device's missing-data notes, twice per re-check)."""
+    folded: list[int] = []
+    count = [0]
+    fulls: list[object] = []
+    real_add = engine._Collected.add
+
+    def add(self: engine._Collected, rule_cls: type[Rule], rec: engine.Record) -> None:
+        count[0] += 1
+        real_add(self, rule_cls, rec)
+
+    monkeypatch.setattr(engine._Collected, "add", add)
+    rules = select_rules(all_rules(), Selection())
+    for n in (9, 36):
+        fabric = api.audit(inventory(tmp_path, n)).fabric
+        host = next(name for name, d in fabric.devices.items() if d.kind == "host")
+        odd = with_devices(fabric, {host: _nics(fabric.devices[host], eth2={"mtu": 1500})})
+        before, after = (odd, fabric) if fixes else (fabric, odd)
+        only = frozenset({host})
+        full = compare(
+            run_checks(before, rules, None, {}, only=only),
+            run_checks(after, rules, None, {}, only=only),
+        )
+        assert [f.code for f in (full.cleared if fixes else full.new)] == ["RT602", "RT705"]
+        count[0] = 0
+        with monkeypatch.context() as m, shared_per_device():
+            m.setattr(engine, "run_checks", lambda *a, **k: fulls.append(a) or run_checks(*a, **k))
+            fast = compare(*recheck(before, after, rules, None, ({}, {}), only=only))
+        folded.append(count[0])
+        assert _seen(fast.cleared) == _seen(full.cleared)
+        assert _seen(fast.new) == _seen([f for f in full.new if f.device in only])
+    assert not fulls
+    assert folded[0] == folded[1] > 0

@@ -22,7 +22,7 @@ from typing import Any
 
 from rocetune import yamlc
 from rocetune.errors import ParseError
-from rocetune.platforms.cumulus.tree import ConfigTree, Issues, KeyPath, deep_merge
+from rocetune.platforms.cumulus.tree import ConfigTree, Issues, Shape, deep_merge
 
 NODES_PER_LINE = 20
 """Alias budget: a document may expand to at most this many values per line of text (plus
@@ -30,6 +30,9 @@ NODES_PER_LINE = 20
 ``&a``/``*a`` stays far below it, while a nested alias bomb (a kilobyte that expands to 10^9
 values) is refused at once instead of exhausting memory."""
 NODES_BASE = 10_000
+_SHARED_KEYS = 16
+"""Shapes of at most this many keys are looked up to be shared (a port's; not the list of
+all ports, which is one of a kind)."""
 
 
 class Budget:
@@ -83,6 +86,11 @@ class _Reader:
         self.map_start, self.map_end = kinds.MappingStartEvent, kinds.MappingEndEvent
         self.seq_start, self.seq_end = kinds.SequenceStartEvent, kinds.SequenceEndEvent
         self.found: list[tuple[str, str, int]] = []  # Unparsed items, recorded at the end
+        # The objects read so far, so equal ones are held once (ids: of shared objects, which
+        # the shared objects holding them keep alive while this reader lives).
+        self.mappings: dict[tuple[Any, ...], dict[str, Any]] = {}
+        self.shapes: dict[tuple[Any, ...], Shape] = {}
+        self.strings: dict[str, str] = {}
 
     def document(self, issues: Issues) -> ConfigTree | None:
         get, peek, kinds = self.get, self.events.peek, self.events.kinds
@@ -185,13 +193,14 @@ class _Reader:
             if name == "header" and kind is self.map_start:
                 tree.header.update(self.header())
             elif name == "set" and kind is self.map_start:
-                lines: dict[KeyPath, int] = {}
-                deep_merge(tree.root, self.value(value, kind, (), lines))
-                tree.lines.update(lines)
+                content, shape = self.value(value, kind, 0)
+                deep_merge(tree.root, content)
+                if shape is not None:
+                    tree.shapes.append(shape)
             elif name == "set" and kind is self.scalar_kind and scalar(value) is None:
                 continue
             elif name == "unset" and kind is self.map_start:
-                apply_unset(self.value(value, kind, (), {}), tree.root)
+                apply_unset(self.value(value, kind, 0)[0], tree.root)
             else:
                 self.found.append((name, "unknown NVUE revision item or wrong type", key_line))
                 self.skip(kind)
@@ -212,36 +221,80 @@ class _Reader:
                 raise yamlc.Unusual("nested header value")
             out[name] = str(scalar(value))
 
-    def value(self, event: Any, kind: Any, path: KeyPath, lines: dict[KeyPath, int]) -> Any:
-        """The plain value of the node ``event`` starts, the line of every key recorded."""
+    def value(self, event: Any, kind: Any, ref: int) -> tuple[Any, Shape | None]:
+        """The plain value of the node ``event`` starts and the :class:`Shape` of its keys'
+        lines (offsets from ``ref``, the line of the key that holds it). Equal mappings and
+        shapes are one object each (:meth:`share`), strings one per text."""
         self.budget.spend_at(event.start_mark.line)
         if kind is self.scalar_kind:
-            return plain_scalar(self.events.scalar(event))
+            value = plain_scalar(self.events.scalar(event))
+            if type(value) is str:
+                value = self.strings.setdefault(value, value)
+            return value, None
         get = self.get
+        names: list[str] = []
+        offsets: list[int] = []
+        children: list[Shape | None] = []
         if kind is self.map_start:
             out: dict[str, Any] = {}
             seen: set[Any] = set()
             while True:
                 event = get()
                 if type(event) is self.map_end:
-                    return out
+                    return self.share(out), self.shape(names, offsets, children, True)
                 name = key_name(self.key(event, seen))
-                child = (*path, name)
-                lines[child] = event.start_mark.line + 1
+                line = event.start_mark.line + 1
                 event = get()
                 kind = type(event)
                 self.check(event, kind)
-                out[name] = self.value(event, kind, child, lines)
+                value, shape = self.value(event, kind, line)
+                if name in out:  # two keys read as one name: the later one wins
+                    i = names.index(name)
+                    offsets[i], children[i] = line - ref, shape
+                else:
+                    names.append(name)
+                    offsets.append(line - ref)
+                    children.append(shape)
+                out[name] = value
         if kind is self.seq_start:
             items: list[Any] = []
             while True:
                 event = get()
                 kind = type(event)
                 if kind is self.seq_end:
-                    return items
+                    return items, self.shape(names, offsets, children, False)
                 self.check(event, kind)
-                items.append(self.value(event, kind, (*path, str(len(items))), lines))
+                line = event.start_mark.line + 1
+                value, shape = self.value(event, kind, line)
+                names.append(str(len(items)))
+                offsets.append(line - ref)
+                children.append(shape)
+                items.append(value)
         raise yamlc.Unusual(f"unexpected {kind.__name__}")
+
+    def share(self, mapping: dict[str, Any]) -> dict[str, Any]:
+        """The one object of the mappings equal to this one (same keys in the same order,
+        values of the same types; nested mappings already shared; lists are never shared)."""
+        parts: list[Any] = []
+        for name, value in mapping.items():
+            cls = type(value)
+            if cls is dict or cls is list:
+                parts += (name, cls, id(value))
+            else:  # -0.0 == 0.0: told apart by their text
+                parts += (name, cls, repr(value) if cls is float else value)
+        return self.mappings.setdefault(tuple(parts), mapping)
+
+    def shape(
+        self, keys: list[str], offsets: list[int], children: list[Shape | None], recorded: bool
+    ) -> Shape | None:
+        """The one :class:`Shape` of these keys, offsets and child shapes (None: no keys)."""
+        if not keys:
+            return None
+        made = Shape(tuple(keys), tuple(offsets), tuple(children), recorded)
+        if len(keys) > _SHARED_KEYS:
+            return made
+        sig = (made.keys, made.offsets, tuple(map(id, children)), recorded)
+        return self.shapes.setdefault(sig, made)
 
 
 def plain_scalar(value: Any) -> Any:
@@ -271,6 +324,7 @@ def apply_unset(patch: Any, target: dict[str, Any]) -> None:
             continue
         child = target[key]
         if isinstance(value, dict) and value and isinstance(child, dict):
+            child = target[key] = dict(child)  # copied first: it may be shared (deep_merge)
             apply_unset(value, child)
         else:
             del target[key]

@@ -295,7 +295,7 @@ def _facts(tree: ConfigTree, plan: QosPlan, source: str) -> dict[str, str]:
 
 
 def _device_provenance(provenance: Provenance, tree: ConfigTree, plan: QosPlan, file: str) -> None:
-    pools_line = tree.lines.get(("qos", "traffic-pool")) or plan.roce_line
+    pools_line = tree.key_line(("qos", "traffic-pool")) or plan.roce_line
     if pools_line is not None:
         provenance.add("buffer_pools", file, pools_line)
     if plan.watchdog_line is not None:

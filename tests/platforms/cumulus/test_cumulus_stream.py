@@ -32,6 +32,15 @@ DOCUMENTS = {
     "odd items": HEAD + "- 12\n- [a, b]\n- set:\n    system: {hostname: x}\n- foo: 1\n"
     "- set: ~\n- set: [1]\n- set: 5\n- header: 5\n",
     "empty": "",
+    "shared then merged": HEAD
+    + "- set:\n    interface:\n      swp1: {link: {mtu: 9216, state: {up: {}}}, type: swp}\n"
+    + "      swp2: {link: {mtu: 9216, state: {up: {}}}, type: swp}\n"
+    + "- set:\n    interface:\n      swp1:\n        link:\n          state: {down: {}}\n",
+    "shared then unset": HEAD
+    + "- set:\n    interface:\n      swp1: {link: {mtu: 9216, state: {up: {}}}, type: swp}\n"
+    + "      swp2: {link: {mtu: 9216, state: {up: {}}}, type: swp}\n"
+    + "- unset:\n    interface:\n      swp1:\n        link:\n          mtu: {}\n",
+    "one name twice": HEAD + "- set:\n    x:\n      1: a\n      '1': {b: 2}\n",
 }
 
 
@@ -89,3 +98,31 @@ def test_unparsed_items_are_recorded_only_once_read_whole() -> None:
     with pytest.raises(yamlc.Unusual):
         load_events(HEAD + "- foo: 1\n- set: {a: 0x1F}\n", "x.yaml", issues)
     assert issues.items == []
+
+
+def test_equal_ports_are_held_once() -> None:
+    ports = "".join(
+        f"      swp{i}:\n        link:\n          mtu: 9216\n        type: swp\n"
+        for i in range(1, 101)
+    )
+    tree = load_events(HEAD + "- set:\n    interface:\n" + ports, "x.yaml", Issues("x.yaml"))
+    assert tree is not None
+    interfaces = tree.root["interface"]
+    assert len(interfaces) == 100
+    assert len({id(port) for port in interfaces.values()}) == 1
+    (shape,) = tree.shapes
+    ports_shape = shape.children[shape.find("interface") or 0]
+    assert ports_shape is not None
+    assert len({id(c) for c in ports_shape.children}) == 1
+    assert tree.line(("interface", "swp100", "link", "mtu")) == 6 + 4 * 99 + 2
+    assert tree.line(("interface", "swp100", "link", "nope")) == 6 + 4 * 99 + 1
+    assert tree.key_line(("interface", "swp100", "link", "nope")) is None
+
+
+def test_a_later_set_item_does_not_change_a_shared_subtree() -> None:
+    tree = load_events(DOCUMENTS["shared then merged"], "x.yaml", Issues("x.yaml"))
+    assert tree is not None
+    assert tree.get(("interface", "swp1", "link", "state")) == {"up": {}, "down": {}}
+    assert tree.get(("interface", "swp2", "link", "state")) == {"up": {}}
+    assert tree.line(("interface", "swp1", "link", "state", "down")) == 12
+    assert tree.line(("interface", "swp2", "link", "state", "up")) == 7

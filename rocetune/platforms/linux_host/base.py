@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import ClassVar
 
 from rocetune.platforms.common.unparsed import Scope, UnparsedCollector, features_of
@@ -94,8 +95,12 @@ def take_errors(segment: Segment, notes: Notes) -> list[tuple[int, str]]:
     return kept
 
 
+@lru_cache(maxsize=4096)
 def to_int(text: str, low: int, high: int) -> int | None:
-    """A decimal integer in ``low..high``, or None."""
+    """A decimal integer in ``low..high``, or None.
+
+    Memoised: a host's outputs repeat the same few cells (DSCP and priority numbers, 0/1
+    flags) about a thousand times per host; the call is pure (str and ints in, int out)."""
     value = text.strip()
     if not _INT.fullmatch(value):
         return None

@@ -45,9 +45,13 @@ _FIRST_WORDS = (
 """Every word a line that :func:`prompt_command` or :func:`bare_command` accepts may start
 with (after blanks); a superset: a line starting otherwise is output (tests keep it in step
 with :data:`~.commands.KINDS`)."""
-_MAY_START = re.compile(rf"^\s*(?:[\[$+#]|{_FIRST_WORDS})|[@`]", re.MULTILINE)
-"""Finds every line that may start a command (and some that do not): a text without one is
-plain output, one segment (the fast path of :func:`split`)."""
+_MAY_START_FIRST = re.compile(rf"\s*(?:[\[$+#]|{_FIRST_WORDS})")
+_MAY_START_LATER = re.compile(rf"\n\s*(?:[\[$+#]|{_FIRST_WORDS})")
+"""With ``@`` and a backtick, these find every line that may start a command (and some that
+do not): a text without one is plain output, one segment (the fast path of :func:`split`).
+The first line and the lines after a newline are two patterns, not one ``^`` pattern with
+``re.MULTILINE``: a pattern that starts with the literal newline is searched for it (the
+``^`` pattern was tried at every character: a third of a host snapshot's parse)."""
 _MAY_START_LINE = re.compile(rf"\s*(?:[\[$+#]|{_FIRST_WORDS})|[^@`]*[@`]")
 MAX_LINES = 200_000
 """Lines read per file (outputs of real hosts are far shorter)."""
@@ -128,13 +132,23 @@ def bare_command(line: str) -> str | None:
     return text
 
 
+def _may_start(text: str) -> bool:
+    """True when a line of ``text`` may start a command (see :data:`_MAY_START_FIRST`)."""
+    return (
+        "@" in text
+        or "`" in text
+        or _MAY_START_FIRST.match(text) is not None
+        or _MAY_START_LATER.search(text) is not None
+    )
+
+
 def split(text: str, file: str, *, transcript: bool = True) -> list[Segment]:
     """Split ``text`` into segments; with ``transcript=False`` the whole text is one output."""
     normal = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = normal.split("\n")[:MAX_LINES]
     if lines[0].startswith("\ufeff"):
         lines[0] = lines[0].lstrip("\ufeff")
-    elif "`" not in normal and (not transcript or _MAY_START.search(normal) is None):
+    elif "`" not in normal and (not transcript or not _may_start(normal)):
         # plain command output: no line can be a fence, prompt or command line
         return [Segment(file, tuple(enumerate(lines, start=1)))]
     segments: list[Segment] = []

@@ -236,3 +236,15 @@ def test_error_lines_are_found_as_the_case_insensitive_pattern_finds_them(text: 
     meaningful = [(n, t) for n, t in lines if t.strip()]
     assert kept == [(n, t) for n, t in meaningful if _ERROR.search(t) is None]
     assert [n for n, _ in notes.errors] == [n for n, t in meaningful if _ERROR.search(t)]
+
+
+_ONE_PATTERN = re.compile(rf"^\s*(?:[\[$+#]|{segments._FIRST_WORDS})|[@`]", re.MULTILINE)
+"""The pre-filter as one ``re.MULTILINE`` pattern (tried at every character)."""
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TEXT)
+def test_the_pre_filter_finds_what_the_multiline_pattern_finds(text: str) -> None:
+    """First line + newline-led search (+ ``@``/backtick) == the ``^`` pattern."""
+    normal = text.replace("\r\n", "\n").replace("\r", "\n")
+    assert segments._may_start(normal) == (_ONE_PATTERN.search(normal) is not None)

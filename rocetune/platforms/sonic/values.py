@@ -64,7 +64,7 @@ class Entry(Protocol):
         ...
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class At(Generic[V_co]):
     """A value and the line it was read from."""
 

@@ -72,13 +72,12 @@ def test_the_check_is_reached_through_load_device(
     verify: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """A mismatch in a builder is not swallowed as a parsed device (the test can fail)."""
-    real = Port.model_construct
+    real = construct._construct
 
-    def wrong(**values: Any) -> Port:
-        values["cable_length_m"] = 1  # an int where validation makes a float
-        return real(**values)
+    def wrong(cls: type[Port], values: dict[str, Any]) -> Port:
+        return real(cls, {**values, "cable_length_m": 1})  # an int where validation: a float
 
-    monkeypatch.setattr(Port, "model_construct", wrong)
+    monkeypatch.setattr(construct, "_construct", wrong)
     path = tmp_path / "config_db.json"
     path.write_text(sonic_config("leaf0", {0: "gpu0"}), encoding="utf-8")
     loaded = load_device("leaf0", path, "sonic", "leaf")
@@ -112,3 +111,38 @@ def test_generated_switch_ports_share_their_values(platform: str, tmp_path: Path
     for field in ("dscp_to_priority", "tc_to_queue", "ecn", "schedulers"):
         values = {id(getattr(p, field)) for p in ports}
         assert len(values) == 1, field  # one object for every port
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        {"name": "p"},
+        {"name": "p", "mtu": 9100, "dscp_to_priority": {3: 3}, "pfc_rx": (3,), "template": True},
+        {"name": "p", "cable_length_m": None},  # given as None: in the fields set
+        {"mtu": 9100},  # the required name missing: pydantic's own path
+        {"name": "p", "not_a_field": 1},  # an unknown key: pydantic's own path (ignored)
+    ],
+)
+def test_the_planned_construct_is_model_construct(values: dict[str, Any]) -> None:
+    """Same ``__dict__`` (values, field order), fields set and instance as pydantic's."""
+    made = construct._construct(Port, dict(values))
+    theirs = Port.model_construct(**dict(values))
+    assert list(made.__dict__.items()) == list(theirs.__dict__.items())
+    assert made.model_fields_set == theirs.model_fields_set
+    assert same(made, theirs)
+    assert repr(made) == repr(theirs)
+
+
+def test_models_with_copied_defaults_keep_pydantic_construct() -> None:
+    """A default pydantic copies (a list, a factory) is never shared by a plan."""
+    from pydantic import BaseModel, Field
+
+    class WithList(BaseModel):
+        items: list[int] = Field(default_factory=list)
+        tags: tuple[str, ...] = ()
+
+    assert construct._plan(WithList) is None
+    one, two = construct._construct(WithList, {}), construct._construct(WithList, {})
+    assert one.items == []
+    assert one.items is not two.items
+    assert construct._plan(Port) is not None

@@ -45,7 +45,7 @@ _BREAKOUT = re.compile(r"([1-8])x(?:\d+g)?")
 _BREAKOUT_OFF = frozenset({"disabled", "loopback"})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Setting:
     """One setting of an interface entry: its value, line and key path."""
 
@@ -54,7 +54,7 @@ class Setting:
     path: KeyPath
 
 
-@dataclass
+@dataclass(slots=True)
 class PortConfig:
     """What the configuration says about one swp port."""
 
@@ -81,7 +81,7 @@ def read_interfaces(ctx: Ctx) -> dict[str, PortConfig]:
             bonds.append((members, settings, ctx.line(path)))
             continue
         for name in swps:
-            port = ports.setdefault(name, PortConfig(line=ctx.line(path)))
+            port = ports.get(name) or ports.setdefault(name, PortConfig(line=ctx.line(path)))
             port.settings.update(settings)
     for members, settings, line in bonds:
         for name in members:

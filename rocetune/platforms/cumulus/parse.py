@@ -138,6 +138,7 @@ def _parse_config(
     provenance.add("", config.path, 1)
     facts = _facts(tree, plan, form)
     oper, oper_file, extra, roce = _operational(snapshot, facts)
+    own_pfc = {name for name, port in configs.items() if "pfc" in port.settings}
     device_ports = build(
         configs,
         plan,
@@ -147,7 +148,7 @@ def _parse_config(
         provenance=provenance,
         qos_line=tree.line(("qos",)) if isinstance(tree.get(("qos",)), dict) else None,
     )
-    device_ports = _pfc_oper(device_ports, configs, roce, provenance)
+    device_ports = _pfc_oper(device_ports, own_pfc, roce, provenance)
     hostname = _hostname(tree, issues, provenance)
     tunnels = tunnel_rewrites(tree, issues)
     if "vxlan" in tunnels:
@@ -198,15 +199,15 @@ def _operational(
 
 
 def _pfc_oper(
-    ports: dict[str, Port], configs: dict[str, PortConfig], roce: RoceOper, prov: Provenance
+    ports: dict[str, Port], own_pfc: set[str], roce: RoceOper, prov: Provenance
 ) -> dict[str, Port]:
-    """Runtime PFC of the global RoCE profile on the ports that use it (no own PFC profile)."""
+    """Runtime PFC of the global RoCE profile on the ports that use it (``own_pfc``: the
+    ports that bind a PFC profile of their own)."""
     if roce.pfc is None:
         return ports
     out = dict(ports)
     for name, port in ports.items():
-        config = configs.get(name)
-        if config is None or "pfc" not in config.settings:
+        if name not in own_pfc:
             out[name] = port.model_copy(update={"pfc_oper": roce.pfc})
             prov.add(f"ports.{name}.pfc_oper", roce.file, roce.pfc_line)
     return out
@@ -241,11 +242,14 @@ def build(
     A config that names none but sets device-wide QoS (``nv set qos roce`` alone, an NCLU RoCE
     one-shot) gets one template port ``swp*`` (:attr:`~rocetune.model.Port.template`): NVUE
     applies the global profiles to every swp port, so what they give is checked once; its MTU
-    stays unknown."""
+    stays unknown.
+
+    ``configs`` is emptied: each port's configuration is let go once its port is built (the
+    configurations of all ports and all their built ports were held at once)."""
     ports: dict[str, Port] = {}
     for port_name in sorted({*configs, *oper}, key=_natural):
         built = build_port(
-            port_name, configs.get(port_name), plan, (oper.get(port_name), oper_file), issues
+            port_name, configs.pop(port_name, None), plan, (oper.get(port_name), oper_file), issues
         )
         ports[port_name] = built.port
         provenance.add(f"ports.{port_name}", *built.line)

@@ -22,8 +22,10 @@ cache (no entry key) makes its subjects and its neighbours' uncacheable: they al
 
 Records are stored in one pack per audited scope (the inventory, or the linted paths):
 ``<dir>/<CACHE_VERSION>/checks/<scope hash>.json``, holding only what the last run used
-(older subjects are dropped, like ruff's per-package cache), validated when read (pydantic;
-never unpickled). A damaged pack is ignored.
+(older subjects are dropped, like ruff's per-package cache): JSON with one string table
+(a host's items and paths are every host's), a subject's records as arrays of numbers, read
+and checked whole before any is used (never unpickled; findings validated as models). A
+damaged pack is ignored.
 """
 
 from __future__ import annotations
@@ -32,28 +34,113 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from pydantic import TypeAdapter
-
+from rocetune.checks.base import Missing
 from rocetune.engine import Record, Subject
-from rocetune.model import Device, Fabric, Intent, Link, Model
+from rocetune.model import Device, Fabric, Finding, Intent, Link, SourceRef
 
 if TYPE_CHECKING:
     from rocetune.checks.base import Rule, RuleOptions
     from rocetune.parsecache import ParseCache
 
-PACK_FORMAT = 1
+PACK_FORMAT = 2
+
+_Raw = list[object]
+"""A record as stored: ``[0, device, item, path, file, line, looked]`` (a missing-data note;
+strings as indexes into the pack's table, path/file/line may be null), ``[1, finding]`` (a
+finding's JSON fields, validated as a Finding) or ``[2, [[device, index], ...], link, port]``
+(an absence finding withheld by unparsed items)."""
+_Entry = tuple[frozenset[str], dict[str, list[Record]]]
+"""A subject's records as read: the codes stored for it, and those with records."""
 
 
-class _Pack(Model):
-    format: int
-    context: str
-    subjects: dict[str, dict[str, list[Record]]]
-    """Subject key -> rule code -> the rule's records on that subject."""
+class _Damaged(ValueError):
+    """The pack is not what :meth:`CheckStore.save` writes."""
 
 
-_PACK = TypeAdapter(_Pack)
+class _Strings:
+    """The pack's string table: strings by index, and the index of each (made on demand)."""
+
+    def __init__(self, table: list[str]) -> None:
+        self.table = table
+        self._index: dict[str, int] | None = None
+
+    def code(self, text: str | None) -> int | None:
+        if text is None:
+            return None
+        index = self._index
+        if index is None:
+            index = self._index = {s: i for i, s in enumerate(self.table)}
+        got = index.get(text)
+        if got is None:
+            got = index[text] = len(self.table)
+            self.table.append(text)
+        return got
+
+
+def _encode(records: list[Record], strings: _Strings) -> list[_Raw]:
+    out: list[_Raw] = []
+    code = strings.code
+    for rec in records:
+        if rec.missing is not None:
+            note, ref = rec.missing, rec.ref
+            out.append(
+                [
+                    0,
+                    code(note.device),
+                    code(note.item),
+                    code(note.path),
+                    code(ref.file) if ref is not None else None,
+                    ref.line if ref is not None else None,
+                    1 if rec.looked else 0,
+                ]
+            )
+        elif rec.finding is not None:
+            out.append([1, rec.finding.model_dump(mode="json")])
+        else:
+            where = [[code(device), index] for device, index in rec.unverified]
+            out.append([2, where, code(rec.link), code(rec.port)])
+    return out
+
+
+def _decode(raw: list[Any], table: list[str]) -> list[Record]:
+    """The records of one rule on one subject; raises on anything :func:`_encode` does not
+    write (types are checked where a wrong one would not fail by itself)."""
+    out = []
+    for item in raw:
+        kind = item[0]
+        if kind == 0:
+            _, device, text, path, file, line, looked = item
+            if not (line is None or type(line) is int) or looked not in (0, 1):
+                raise _Damaged(item)
+            note = Missing(
+                table[device],
+                table[text],
+                None if path is None else table[path],
+            )
+            ref = None if file is None else SourceRef(table[file], line)
+            out.append(Record(missing=note, ref=ref, looked=bool(looked)))
+        elif kind == 1:
+            _, fields = item
+            out.append(Record(finding=Finding.model_validate(fields)))
+        elif kind == 2:
+            _, where, link, port = item
+            unverified = []
+            for device, index in where:
+                if type(index) is not int:
+                    raise _Damaged(item)
+                unverified.append((table[device], index))
+            out.append(
+                Record(
+                    unverified=tuple(unverified),
+                    link=None if link is None else table[link],
+                    port=None if port is None else table[port],
+                )
+            )
+        else:
+            raise _Damaged(item)
+    return out
 
 
 def context_key(
@@ -107,16 +194,20 @@ class CheckStore:
         self.context = context
         self.hits = 0
         self.misses = 0
-        self._old: dict[str, dict[str, list[Record]]] | None = None
-        self._new: dict[str, dict[str, list[Record]]] = {}
-        self._dirty = False
+        self._old: dict[str, _Entry] | None = None
+        self._raw: dict[str, list[Any]] = {}  # the pack's subjects as read (for save)
+        self._strings = _Strings([])
+        self._base = 0  # the table's length when it was last written whole
+        self._sets: list[frozenset[str]] = []  # the pack's code sets (subjects name one)
+        self._used: dict[str, None] = {}  # subjects whose stored records this run used
+        self._put: dict[str, dict[str, list[Record]]] = {}
         self._links: dict[str, list[Link]] = {}
         for link in fabric.links:
             self._links.setdefault(link.a.device, []).append(link)
             if link.b.device != link.a.device:
                 self._links.setdefault(link.b.device, []).append(link)
         self._local: dict[str, str | None] = {}
-        self._keys: dict[int, tuple[object, str | None]] = {}
+        self._keys: dict[int, tuple[object, str | None, _Entry | None]] = {}
 
     # --- keys ---------------------------------------------------------------------------
 
@@ -147,10 +238,7 @@ class CheckStore:
         self._local[device] = key
         return key
 
-    def _subject_key(self, kind: Subject, subject: Device | Link) -> str | None:
-        held = self._keys.get(id(subject))
-        if held is not None and held[0] is subject:
-            return held[1]
+    def _subject_key(self, subject: Device | Link) -> str | None:
         parts: list[str | None]
         if isinstance(subject, Link):
             parts = [
@@ -182,57 +270,129 @@ class CheckStore:
                 h.update(len(data).to_bytes(8, "little"))
                 h.update(data)
             key = h.hexdigest()
-        self._keys[id(subject)] = (subject, key)
         return key
+
+    def _subject(self, subject: Device | Link) -> tuple[object, str | None, _Entry | None]:
+        """The subject's key and stored records, found once per subject (every rule asks)."""
+        held = self._keys.get(id(subject))
+        if held is None or held[0] is not subject:
+            key = self._subject_key(subject)
+            entry = None
+            if key is not None:
+                entry = self._load().get(key)
+                if entry is not None:
+                    self._used[key] = None
+            held = self._keys[id(subject)] = (subject, key, entry)
+        return held
 
     # --- SubjectStore -----------------------------------------------------------------
 
     def get(self, kind: Subject, subject: Device | Link, code: str) -> list[Record] | None:
         """The stored records of rule ``code`` on ``subject`` (kept for the next run)."""
-        key = self._subject_key(kind, subject)
+        _, key, entry = self._subject(subject)
         if key is None:
             return None
-        got = self._load().get(key, {}).get(code)
-        if got is None:
-            self.misses += 1
-            return None
-        self.hits += 1
-        self._new.setdefault(key, {})[code] = got
-        return got
+        if entry is not None:
+            got = entry[1].get(code)
+            if got is not None:
+                self.hits += 1
+                return got
+            if code in entry[0]:
+                self.hits += 1
+                return []
+        self.misses += 1
+        return None
 
     def put(self, kind: Subject, subject: Device | Link, code: str, records: list[Record]) -> None:
         """Keep the records of rule ``code`` on ``subject`` for the next run."""
-        key = self._subject_key(kind, subject)
+        _, key, _ = self._subject(subject)
         if key is not None:
-            self._new.setdefault(key, {})[code] = records
-            self._dirty = True
+            self._put.setdefault(key, {})[code] = records
 
     # --- the pack ---------------------------------------------------------------------
 
-    def _load(self) -> dict[str, dict[str, list[Record]]]:
+    def _load(self) -> dict[str, _Entry]:
         if self._old is None:
             self._old = {}
             try:
-                pack = _PACK.validate_json(self.path.read_bytes())
-            except (OSError, ValueError):
-                return self._old
-            if pack.format == PACK_FORMAT and pack.context == self.context:
-                self._old = pack.subjects
+                pack = json.loads(self.path.read_bytes())
+                if pack["format"] == PACK_FORMAT and pack["context"] == self.context:
+                    self._old, self._raw = self._read(pack)
+            except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
+                self._old, self._raw = {}, {}
         return self._old
+
+    def _read(self, pack: dict[str, Any]) -> tuple[dict[str, _Entry], dict[str, list[Any]]]:
+        """Every subject of the pack, decoded (a damaged pack raises here, before any of it
+        is used)."""
+        table = pack["strings"]
+        codesets = pack["codesets"]
+        raw = pack["subjects"]
+        base = pack["base"]
+        if not isinstance(table, list) or not all(type(t) is str for t in table):
+            raise _Damaged("strings")
+        if not isinstance(codesets, list) or not isinstance(raw, dict) or type(base) is not int:
+            raise _Damaged("pack")
+        sets = [frozenset(codes) for codes in codesets]
+        if not all(type(c) is str for codes in sets for c in codes):
+            raise _Damaged("codesets")
+        old: dict[str, _Entry] = {}
+        for key, (which, by_code) in raw.items():
+            if type(which) is not int or which < 0:
+                raise _Damaged(key)
+            codes = sets[which]
+            old[key] = (codes, {c: _decode(recs, table) for c, recs in by_code.items()})
+            if not codes.issuperset(old[key][1]):
+                raise _Damaged(key)
+        self._strings = _Strings(table)
+        self._sets = sets
+        self._base = base
+        return old, raw
 
     def save(self) -> None:
         """Write the records this run used (atomically); a cache that cannot be written is
-        skipped (as the parse cache's)."""
+        skipped (as the parse cache's). The subjects read and used again are written as they
+        were read; the string table grows with new strings until it is twice what it was
+        when last written whole, then it is written whole again (only what is used)."""
         from rocetune.statindex import write_bytes
 
         if not self.cache.writable:
             return
-        if not self._dirty and len(self._new) == len(self._load()):
+        old = self._load()
+        if not self._put and len(self._used) == len(old):
             return  # every record came from the pack, none was dropped: it is up to date
-        pack = _Pack(format=PACK_FORMAT, context=self.context, subjects=self._new)
+        strings, sets = self._strings, self._sets
+        whole = len(strings.table) > 2 * max(self._base, 1024)
+        if whole:
+            strings, sets = _Strings([]), []
+        numbers = {codes: i for i, codes in enumerate(sets)}
+        subjects: dict[str, list[Any]] = {}
+        for key in (*self._used, *self._put):
+            if key in subjects:
+                continue
+            put = self._put.get(key)
+            if put is None and not whole:
+                subjects[key] = self._raw[key]
+                continue
+            codes, records = old.get(key, (frozenset(), {}))
+            merged = {**{c: records.get(c, []) for c in codes}, **(put or {})}
+            which = numbers.get(frozenset(merged))
+            if which is None:
+                which = numbers[frozenset(merged)] = len(sets)
+                sets.append(frozenset(merged))
+            stored = {c: _encode(recs, strings) for c, recs in merged.items() if recs}
+            subjects[key] = [which, stored]
+        pack = {
+            "format": PACK_FORMAT,
+            "context": self.context,
+            "base": len(strings.table) if whole else self._base,
+            "strings": strings.table,
+            "codesets": [sorted(codes) for codes in sets],
+            "subjects": subjects,
+        }
         try:
             self.cache.prepare()
-            write_bytes(self.path, _PACK.dump_json(pack))
+            write_bytes(self.path, json.dumps(pack, separators=(",", ":")).encode())
         except OSError:
             self.cache.write_errors += 1
 

@@ -227,3 +227,31 @@ def test_lint_with_a_cache_equals_uncached(tmp_path: Path) -> None:
     plain = _reports(api.lint(paths))
     for _ in range(2):
         assert _reports(api.lint(paths, cache=ParseCache(tmp_path / "c"))) == plain
+
+
+@pytest.mark.parametrize("junk", [10, 5000])
+def test_the_string_table_is_written_whole_when_it_doubled(
+    lab: Path, tmp_path: Path, junk: int
+) -> None:
+    """A changed run writes the subjects it read again as they were (their numbers into the
+    pack's string table stay), adding new strings to the table; once the table is twice
+    what it was when last written whole, it is written whole again with only what is used."""
+    import json
+
+    inventory = _inv(lab)
+    api.audit(inventory, cache=ParseCache(tmp_path / "c"))
+    (pack_path,) = (tmp_path / "c").rglob("checks/*.json")
+    pack = json.loads(pack_path.read_text())
+    used = len(pack["strings"])
+    assert len(set(pack["strings"])) == used  # each string once
+    pack["strings"] += [f"junk {i}" for i in range(junk)]
+    pack_path.write_text(json.dumps(pack))
+    _edit_leaf1(lab)
+    got = _reports(api.audit(inventory, cache=ParseCache(tmp_path / "c")))
+    assert got == _reports(api.audit(inventory))
+    table = json.loads(pack_path.read_text())["strings"]
+    if used + junk > 2 * max(pack["base"], 1024):
+        assert not any(s.startswith("junk") for s in table)
+        assert len(table) <= used + 50
+    else:
+        assert table[: used + junk] == pack["strings"]

@@ -28,8 +28,9 @@ for a global line) and the features it may change (:func:`~.unparsed.features_of
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from itertools import islice
 
 from rocetune.model.device import Feature
 from rocetune.platforms.common.unparsed import UnparsedCollector
@@ -52,18 +53,23 @@ _ESCAPED_NOTE = re.compile(r"\s*\\\(.*\\\)\s*$")
 _NOTE = re.compile(r"\s+\([^()]*\)\s*$")
 _ECHO = ("Enter configuration commands, one per line.",)
 """What the CLI prints on ``configure terminal`` (a transcript line, not configuration)."""
+_BREAKS = re.compile("[\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+"""Line boundaries of ``str.splitlines`` other than ``\n``."""
 _BANNER = re.compile(r"^banner\s+(?:motd|login|exec|incoming|slip-ppp)\b\s*(.*)$")
 
 
-@dataclass
+@dataclass(slots=True)
 class Node:
-    """One configuration line and the lines of its mode below it."""
+    """One configuration line and the lines of its mode below it.
+
+    Slotted, and a line without children shares the empty tuple: a tree holds every line of
+    a config (an instance dict and an empty list per line were ~9x the text)."""
 
     text: str
     """The line without prompt, indentation and trailing blanks."""
     line: int
     indent: int
-    children: list[Node] = field(default_factory=list)
+    children: list[Node] | tuple[()] = ()
     mode: str | None = None
     """The mode this line opens (``interface``, ``policy``, ``class``), if any."""
     indented: bool = False
@@ -193,9 +199,8 @@ def build_tree(text: str, grammar: Grammar, issues: Issues) -> list[Node]:
     roots: list[Node] = []
     stack: list[Node] = []
     banner: str | None = None
-    lines = text.splitlines()[:MAX_LINES]
-    base = _base_indent(lines)
-    for number, raw in enumerate(lines, start=1):
+    base = _base_indent(islice(_lines(text), MAX_LINES))
+    for number, raw in enumerate(islice(_lines(text), MAX_LINES), start=1):
         body = raw.replace("\t", " ").rstrip().lstrip("\ufeff")[base:]
         if banner is not None:
             if (banner == "EOF" and body.strip() == "EOF") or (banner != "EOF" and banner in body):
@@ -235,9 +240,33 @@ def build_tree(text: str, grammar: Grammar, issues: Issues) -> list[Node]:
         node = Node(text=stripped, line=number, indent=indent)
         parent = _parent(node, stack, grammar) if indent == 0 else _indented(node, stack)
         node.mode = grammar.opens(node.words, parent.mode if parent else None)
-        (parent.children if parent is not None else roots).append(node)
+        _attach(node, parent, roots)
         stack.append(node)
     return roots
+
+
+def _attach(node: Node, parent: Node | None, roots: list[Node]) -> None:
+    if parent is None:
+        roots.append(node)
+    elif parent.children:
+        parent.children.append(node)
+    else:
+        parent.children = [node]  # the first child: a list of its own from now on
+
+
+def _lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` one by one, as ``str.splitlines`` splits them (not held in a
+    list: only the lines a tree keeps stay alive)."""
+    if _BREAKS.search(text):  # other line boundaries than "\n": rare, split at once
+        yield from text.splitlines()
+        return
+    start, end = 0, len(text)
+    while start < end:
+        stop = text.find("\n", start)
+        if stop < 0:
+            stop = end
+        yield text[start:stop]
+        start = stop + 1
 
 
 def _unlist(text: str) -> tuple[str, bool]:
@@ -258,7 +287,7 @@ def _uncomment(text: str, listed: bool) -> str:
     return text
 
 
-def _base_indent(lines: list[str]) -> int:
+def _base_indent(lines: Iterable[str]) -> int:
     """The indentation every line shares (a script pasted from a document, all lines indented
     by four blanks, reads as unindented)."""
     base: int | None = None

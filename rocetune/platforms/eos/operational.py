@@ -38,7 +38,7 @@ from rocetune.platforms.eos.values import canonical_name, short_to_long
 _ADMIN = {"connected": True, "notconnect": True, "errdisabled": True, "disabled": False}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class OperLink:
     """What ``show interfaces status`` says about one port."""
 

@@ -89,7 +89,7 @@ QUEUES = range(8)
 IDENTITY8 = {n: n for n in range(8)}
 
 
-@dataclass
+@dataclass(slots=True)
 class Built:
     """One port plus the line of every field that a configuration line set."""
 
@@ -99,7 +99,7 @@ class Built:
     """Fields taken from ``show interfaces status`` -> the line in that output."""
 
 
-@dataclass
+@dataclass(slots=True)
 class _Fields:
     values: dict[str, Any] = field(default_factory=dict)
     lines: dict[str, int] = field(default_factory=dict)
@@ -111,7 +111,7 @@ class _Fields:
             self.lines[name] = line
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Ctx:
     config: EosConfig
     chain: tuple[QosConf, ...]

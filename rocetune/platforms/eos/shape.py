@@ -18,7 +18,7 @@ T = TypeVar("T")
 IfKind = Literal["ethernet", "port-channel"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class At(Generic[T]):
     """A value and the line that set it."""
 
@@ -26,7 +26,7 @@ class At(Generic[T]):
     line: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Red:
     """One ``random-detect ecn|drop`` line: thresholds and probability."""
 
@@ -37,7 +37,7 @@ class Red:
     """The configuration line, for Unparsed items."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PortTimer:
     """``priority-flow-control pause watchdog port timer ...`` (ms; poll None = auto)."""
 
@@ -47,7 +47,7 @@ class PortTimer:
     forced: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class QueueConf:
     """One ``tx-queue N`` / ``uc-tx-queue N`` block of an interface or a qos profile."""
 
@@ -59,7 +59,7 @@ class QueueConf:
     drop: At[Red | None] | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class QosConf:
     """QoS statements of one context: a ``qos profile``, an interface or the global level."""
 
@@ -78,7 +78,7 @@ class QosConf:
     """``service-profile NAME`` (interfaces only)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class InterfaceConf(QosConf):
     """One Ethernet or Port-Channel interface: its QoS statements plus link settings."""
 
@@ -97,7 +97,7 @@ class InterfaceConf(QosConf):
     fec: At[str] | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class GlobalConf:
     """Global (top-level) statements that shape every port."""
 
@@ -120,7 +120,7 @@ class GlobalConf:
     """``qos rewrite dscp``."""
 
 
-@dataclass
+@dataclass(slots=True)
 class EosConfig:
     """A whole running-config in vendor shape."""
 

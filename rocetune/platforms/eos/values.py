@@ -58,7 +58,7 @@ _SECONDS = re.compile(r"\d+(?:\.\d+)?")
 _INT = re.compile(r"\d{1,9}")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Threshold:
     """A ``random-detect`` threshold as written: a number and its unit."""
 

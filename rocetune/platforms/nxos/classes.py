@@ -24,7 +24,7 @@ KINDS = {"qos": "qos", "queuing": "queuing", "queueing": "queuing", "network-qos
 _MODES = ("match-any", "match-all", "match-first", "match-none")
 
 
-@dataclass
+@dataclass(slots=True)
 class ClassMap:
     """One class-map and its criteria."""
 

@@ -77,7 +77,7 @@ _WD_NUMBERS = {
 }
 
 
-@dataclass
+@dataclass(slots=True)
 class GlobalWatchdog:
     """Global PFC watchdog settings (values and lines); None = not in the config."""
 
@@ -86,7 +86,7 @@ class GlobalWatchdog:
     """``interval_ms``, ``shutdown_multiplier``, ``auto_restore``, ``fixed_restore``."""
 
 
-@dataclass
+@dataclass(slots=True)
 class NxosConfig:
     """Everything read from one running-config."""
 

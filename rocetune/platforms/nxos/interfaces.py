@@ -66,7 +66,7 @@ _POLICY_KEYS = {
 }
 
 
-@dataclass
+@dataclass(slots=True)
 class IfaceConfig:
     """What the running-config says about one Ethernet port."""
 
@@ -84,7 +84,7 @@ class IfaceConfig:
     """``receive`` / ``send`` link-level pause."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Breakout:
     """One breakout line: the ports it splits and the sub-port speed."""
 

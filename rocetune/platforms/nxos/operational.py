@@ -30,7 +30,7 @@ _SPEED = re.compile(r"(\d{1,7})(?:\.(\d{1,3}))?\s*([GM])b/s", re.IGNORECASE)
 _NOT_SENT = frozenset({"", "null", "not advertised", "n/a"})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class OperPort:
     """Operational facts of one Ethernet port."""
 

@@ -47,7 +47,7 @@ _BINDING_TEXT = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class NoDrop:
     """The no-drop classes of the system network-qos policy."""
 
@@ -59,7 +59,7 @@ class NoDrop:
     """The smallest MTU configured on a no-drop class."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Plan:
     """Resolved policies plus the system-level choices every port starts from."""
 

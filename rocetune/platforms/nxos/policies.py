@@ -24,7 +24,7 @@ from rocetune.platforms.nxos.lines import Issues, Node
 from rocetune.platforms.nxos.values import DSCP_NAMES, parse_int, parse_list
 
 
-@dataclass
+@dataclass(slots=True)
 class PolicyClass:
     """One ``class`` section of a policy-map: its name and action lines."""
 
@@ -33,7 +33,7 @@ class PolicyClass:
     actions: list[Node] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(slots=True)
 class RawPolicy:
     """A policy-map before its actions are read."""
 
@@ -43,7 +43,7 @@ class RawPolicy:
     classes: list[PolicyClass] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class QosClass:
     """One class of a type-qos policy, resolved against its class-map."""
 
@@ -56,7 +56,7 @@ class QosClass:
     qos_group_line: int | None
 
 
-@dataclass
+@dataclass(slots=True)
 class QosPolicy:
     """A type-qos policy: classes in evaluation order."""
 

@@ -67,7 +67,7 @@ POLL_MS = 100.0
 """S20: the watchdog checks stuck queues every 100 ms."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Built:
     """A port plus the line of each field that a config line set."""
 
@@ -75,7 +75,7 @@ class Built:
     lines: dict[str, int] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PortInput:
     """Everything known about one port before it is built."""
 

@@ -51,7 +51,7 @@ _NQ_CLASS = re.compile(r"c-(?:8q-)?nq(\d|-default)")
 _ACCEPTED_NQ = ("congestion-control tail-drop", "no congestion-control random-detect")
 
 
-@dataclass
+@dataclass(slots=True)
 class QueueEntry:
     """What one egress queue of a queuing policy does, with the lines that say so."""
 
@@ -66,7 +66,7 @@ class QueueEntry:
     pause_line: int | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class QueuingPolicy:
     """A type-queuing policy: egress queue -> entry."""
 
@@ -76,7 +76,7 @@ class QueuingPolicy:
     facts: dict[str, str] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class NqClass:
     """One network-qos class: no-drop state, PFC CoS values and MTU."""
 
@@ -97,7 +97,7 @@ class NqClass:
     CoS comes from the type-qos classification (:mod:`.plan`)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class NetworkPolicy:
     """A type network-qos policy: qos-group -> class."""
 

@@ -26,6 +26,8 @@ _MAX_FILES = 1 << _FILE_BITS
 _MAX_LINE = 1 << 42
 _SHAPE_MAX = 160
 """A parent with more leaves (``unparsed.0`` ... ``unparsed.N``) keeps a dict of its own."""
+_PATTERNS_MAX = 1024
+"""Pooled patterns of packed codes per Provenance at most (see :meth:`Provenance._pack`)."""
 _SHAPES_MAX = 4096
 """Shapes per Provenance at most: then new parents keep dicts of their own (bounded memory
 on any input)."""
@@ -92,28 +94,51 @@ class _Shape:
 
 
 class _Node:
-    """The leaves recorded under one parent path: a shared shape and its codes, or a dict."""
+    """The leaves recorded under one parent path: a shared shape and its codes, or a dict.
 
-    __slots__ = ("codes", "own", "shape")
+    The codes are an array, or, *packed* (``base`` not None), a pattern shared by the nodes
+    whose codes follow it: per slot ``code << 1`` (the same line for every such node: a
+    global map's) or ``(code - base) << 1 | 1`` (a line of the node's own block, at the same
+    distance from its first)."""
+
+    __slots__ = ("base", "codes", "own", "shape")
 
     def __init__(self, shape: _Shape | None) -> None:
         self.shape = shape
-        self.codes = array("q")
+        self.codes: Any = array("q")
+        """array[int], or tuple[int, ...] when packed."""
+        self.base: int | None = None
         self.own: dict[str, int] | None = None if shape is not None else {}
+
+    def code(self, slot: int) -> int:
+        code: int = self.codes[slot]
+        base = self.base
+        if base is None:
+            return code
+        return base + (code >> 1) if code & 1 else code >> 1
+
+    def array(self) -> array[int]:
+        """The codes as an array (a packed node's spelled out)."""
+        codes = self.codes
+        if isinstance(codes, array):
+            return codes
+        base = self.base
+        assert base is not None
+        return array("q", [base + (c >> 1) if c & 1 else c >> 1 for c in codes])
 
     def get(self, leaf: str) -> int | None:
         if self.own is not None:
             return self.own.get(leaf)
         assert self.shape is not None
         slot = self.shape.slot(leaf)
-        return None if slot is None else self.codes[slot]
+        return None if slot is None else self.code(slot)
 
     def leaves(self) -> Iterator[tuple[str, int]]:
         if self.own is not None:
             yield from self.own.items()
             return
         assert self.shape is not None
-        codes = self.codes
+        codes = self.array()
         for leaf, slot in self.shape.leaves():
             yield leaf, codes[slot]
 
@@ -151,7 +176,19 @@ class Provenance:
     bound to that map, and ``path.KEY`` is found there.
     """
 
-    __slots__ = ("_count", "_file_no", "_files", "_interned", "_root", "_shapes", "_tree", "maps")
+    __slots__ = (
+        "_count",
+        "_file_no",
+        "_files",
+        "_interned",
+        "_open",
+        "_patterns",
+        "_recent",
+        "_root",
+        "_shapes",
+        "_tree",
+        "maps",
+    )
 
     def __init__(
         self,
@@ -166,6 +203,12 @@ class Provenance:
         self._shapes = 1
         self._count = 0
         self._interned: dict[tuple[str, int | None], SourceRef] = {}
+        self._open: _Node | None = None
+        """The node recorded last (not packed: records come port by port)."""
+        self._recent: dict[_Shape, tuple[array[int], tuple[int, ...] | None]] = {}
+        """Shape -> the codes of the node of that shape packed last, and its pattern if that
+        one was not pooled (yet)."""
+        self._patterns: dict[tuple[int, ...], tuple[int, ...]] = {}
         for path, ref in (refs or {}).items():
             self.set(path, ref.file, ref.line)
 
@@ -207,7 +250,7 @@ class Provenance:
             (
                 parent,
                 number[id(node.shape)] if node.shape is not None else -1,
-                node.codes.tobytes(),
+                node.array().tobytes(),
                 node.own,
             )
             for parent, node in self._tree.items()
@@ -238,7 +281,7 @@ class Provenance:
         self._count = state["count"]
         for parent, shape_no, codes, own in state["tree"]:
             node = self._tree[parent] = _Node(shapes[shape_no] if shape_no >= 0 else None)
-            node.codes.frombytes(codes)
+            node.codes = array("q", codes)
             node.own = own
 
     def _code(self, file: str, line: int | None) -> int | None:
@@ -277,6 +320,8 @@ class Provenance:
         if node is None:
             shapes_left = self._shapes < _SHAPES_MAX
             node = self._tree[parent] = _Node(self._root if shapes_left else None)
+        if node is not self._open:
+            self._reopen(node)
         number = self._file_no.get(file)
         shape = node.shape  # None: the node keeps a dict of its own
         if shape is not None and number is not None and line is not None and 0 <= line < _MAX_LINE:
@@ -295,6 +340,43 @@ class Provenance:
             self._new_leaf(node, shape, leaf, code)
             return
         self._record_other(node, leaf, file, line, overwrite)
+
+    def _reopen(self, node: _Node) -> None:
+        """``node`` is recorded now: pack the node recorded before (its port is complete, as
+        a rule) and spell ``node``'s codes out if they are packed."""
+        last = self._open
+        if last is not None and last.base is None:
+            self._pack(last)
+        if node.base is not None:
+            node.codes, node.base = node.array(), None
+        self._open = node
+
+    def _pack(self, node: _Node) -> None:
+        """Share ``node``'s codes with the nodes of its shape that came before it, where they
+        follow one pattern (ports configured alike: ~20 codes each, 230 -> 0 bytes). Slots
+        whose code equals the one of the node packed before are taken as they are, the
+        others relative to the node's first code; a pattern is pooled when two nodes in a
+        row have it (a node whose codes follow none keeps its array)."""
+        shape, codes = node.shape, node.codes
+        if shape is None or not codes:
+            return
+        recent = self._recent.get(shape)
+        self._recent[shape] = (codes, None)
+        if recent is None:
+            return
+        template, candidate = recent
+        if len(template) != len(codes):  # that node was recorded again since: grew
+            return
+        base = codes[0]
+        pairs = zip(codes, template, strict=True)
+        pattern = tuple([c << 1 if c == t else (c - base) << 1 | 1 for c, t in pairs])
+        pooled = self._patterns.get(pattern)
+        if pooled is None:
+            if pattern != candidate or len(self._patterns) >= _PATTERNS_MAX:
+                self._recent[shape] = (codes, pattern)
+                return
+            pooled = self._patterns[pattern] = pattern
+        node.codes, node.base = pooled, base
 
     def _new_leaf(self, node: _Node, shape: _Shape, leaf: str, code: int) -> None:
         self._count += 1
@@ -366,6 +448,9 @@ class Provenance:
             if slot is None or slot >= shape.size:
                 return None
             code = node.codes[slot]
+            base = node.base
+            if base is not None:  # packed
+                code = base + (code >> 1) if code & 1 else code >> 1
             line = code >> _FILE_BITS  # a new SourceRef per lookup: nothing grows on reading
             return SourceRef(self._files[code & (_MAX_FILES - 1)], line - 1 if line else None)
         assert node.own is not None
@@ -396,6 +481,8 @@ class Provenance:
         if node is None:
             shapes_left = self._shapes < _SHAPES_MAX
             node = self._tree[parent] = _Node(self._root if shapes_left else None)
+        if node is not self._open:
+            self._reopen(node)
         codes = node.codes
         number = self._file_no.get(file)
         for leaf, line in leaves:

@@ -184,3 +184,63 @@ def test_a_pickled_provenance_answers_and_grows_as_the_original() -> None:
     again.set("unparsed.3", "other", 9)
     big.set("unparsed.3", "other", 9)
     assert again == big
+
+
+def _port_ops(seed: int) -> list[tuple[str, str, str, int | None]]:
+    """Ports recorded one after another as parsers do (the port, then its fields): most
+    alike (global map lines shared, own lines at the same distance), some with another
+    profile or an extra field, then some ports recorded again (overwrites, new fields)."""
+    rng = random.Random(seed)
+    ops: list[tuple[str, str, str, int | None]] = []
+    for p in range(rng.randint(2, 120)):
+        own = 100 + 9 * p
+        profile = 20 if rng.random() < 0.8 else 40
+        ops.append(("add", f"ports.Ethernet{p}", "cfg", own))
+        fields = [("mtu", own + 1), ("speed_mbps", own + 2), ("trust", profile)]
+        fields += [("dscp_to_priority", 5), ("ecn.3", profile + 3), ("watchdog.action", 9000)]
+        if rng.random() < 0.1:
+            fields.append(("fec", own + 4))
+        if rng.random() < 0.1:
+            fields.append(("lanes", None))
+        for leaf, line in fields:
+            ops.append(("add", f"ports.Ethernet{p}.{leaf}", "cfg" if line else "oper", line))
+    for _ in range(rng.randint(0, 20)):
+        p = rng.randrange(len(ops) // 7 + 1)
+        leaf = rng.choice(["mtu", "trust", "unparsed.0", "fec"])
+        ops.append(
+            (
+                rng.choice(["add", "set"]),
+                f"ports.Ethernet{p}.{leaf}",
+                "cfg",
+                rng.randrange(1, 10**6),
+            )
+        )
+    return ops
+
+
+def test_ports_recorded_alike_pack_their_codes_and_answer_as_a_plain_dict() -> None:
+    """A port's codes are packed into a pattern shared with the ports before it when the
+    next port is recorded: lookups, items, equality and pickles are unchanged, also for
+    ports recorded again after they were packed."""
+    packed = 0
+    for seed in range(40):
+        ops = _port_ops(seed)
+        prov = Provenance()
+        for op, path, file, line in ops:
+            getattr(prov, op)(path, file, line)
+        packed += sum(node.base is not None for node in prov._tree.values())
+        flat = _reference(ops)
+        assert dict(prov.items()) == flat
+        for _, path, _, _ in ops:
+            for probe in (path, path + ".x"):
+                assert prov.lookup(probe) == _lookup(flat, probe)
+        back = pickle.loads(pickle.dumps(prov))
+        assert back == prov
+        assert dict(back.items()) == flat
+        assert back.__getstate__() == prov.__getstate__()
+    assert packed > 1000
+    prov = Provenance()
+    for op, path, file, line in _port_ops(0):
+        getattr(prov, op)(path, file, line)
+    patterns = {id(node.codes) for node in prov._tree.values() if node.base is not None}
+    assert len(patterns) <= 8  # one per shape and profile, not one per port

@@ -88,10 +88,20 @@ class Sharer:
             return
         values = model.__dict__
         for name, value in values.items():
-            if isinstance(value, dict | BaseModel):  # tuples: small, not worth the time
+            kind = type(value)
+            if kind is dict or isinstance(value, BaseModel):
                 shared = self.value(value)
+            elif kind is tuple:  # PFC priorities: equal on every port (48 bytes each)
+                shared = self._share_new(value)[0] if value else value
+            elif kind is int and not -5 <= value <= 256:  # small ints are shared anyway
+                # an MTU, a speed: each port's own number object (32 bytes) otherwise
+                shared = self._pool.setdefault((int, value), value)
                 if shared is not value:
-                    values[name] = shared
+                    self.shared += 1
+            else:
+                continue
+            if shared is not value:
+                values[name] = shared
 
     def value(self, value: Any) -> Any:
         """The pooled value equal to ``value`` (``value`` itself the first time)."""

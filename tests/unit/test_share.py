@@ -33,6 +33,28 @@ def test_equal_maps_and_profiles_are_shared() -> None:
     assert sharer.shared >= 3
 
 
+def test_equal_priority_tuples_and_numbers_of_ports_are_shared() -> None:
+    """Every port's own PFC tuples and MTU/speed ints are replaced by the first equal one;
+    small ints are left alone (CPython shares them already)."""
+    a = _port("a", pfc_rx=[3, 4], pfc_tx=[1], mtu=9214, speed_mbps=400_000, lanes=8)
+    b = _port("b", pfc_rx=[3, 4], mtu=int("9214"), speed_mbps=int("400000"), lanes=int("8"))
+    c = _port("c", pfc_rx=[3, 4], mtu=int("9215"))
+    assert a.pfc_rx is not b.pfc_rx
+    assert a.mtu is not b.mtu
+    sharer = Sharer()
+    for port in (a, b, c):
+        sharer._fields(port)
+    assert a.pfc_rx is b.pfc_rx
+    assert a.pfc_rx is c.pfc_rx
+    assert a.mtu is b.mtu
+    assert a.speed_mbps is b.speed_mbps
+    assert c.mtu == 9215
+    assert c.mtu is not a.mtu
+    assert sharer.shared == 4  # b's pfc_rx, mtu and speed; c's pfc_rx
+    again = _port("b", pfc_rx=[3, 4], mtu=9214, speed_mbps=400_000, lanes=8)
+    assert b.model_dump() == again.model_dump()
+
+
 def test_values_of_other_types_stay_apart() -> None:
     sharer = Sharer()
     ints, bools = {0: 1}, {0: True}

@@ -92,11 +92,14 @@ REWRITE = (
 
 
 def read_config(text: str, roots: list[Node], issues: Issues) -> EosConfig:
-    """Read the vendor shape of a running-config."""
+    """Read the vendor shape of a running-config. ``roots`` is consumed (emptied as it is
+    read: a block is freed once read, so the tree and the shape it becomes are not both
+    whole at once; the tree of a big config is ~7x its text)."""
     config = EosConfig()
     _header(text, config)
-    for node in roots:
-        _top(node, config, issues)
+    roots.reverse()
+    while roots:
+        _top(roots.pop(), config, issues)
     return config
 
 

@@ -105,10 +105,13 @@ class NxosConfig:
 
 
 def read_config(roots: list[Node], issues: Issues) -> NxosConfig:
-    """Read the top-level lines of a running-config."""
+    """Read the top-level lines of a running-config. ``roots`` is consumed (emptied as it
+    is read: a block is freed once read, so the tree and the configuration it becomes are
+    not both whole at once)."""
     cfg = NxosConfig()
-    for node in roots:
-        _top(node, cfg, issues)
+    roots.reverse()
+    while roots:
+        _top(roots.pop(), cfg, issues)
     return cfg
 
 

@@ -79,7 +79,9 @@ def options_of(ctx: CheckContext, model: type[OptionsT]) -> OptionsT:
     return opts if isinstance(opts, model) else model()
 
 
-def fmt_ports(names: list[str], limit: int = 4) -> str:
-    """``Ethernet0, Ethernet4 and 3 more`` for a message."""
+def fmt_ports(names: list[str], limit: int = 4, count: int | None = None) -> str:
+    """``Ethernet0, Ethernet4 and 3 more`` for a message (``count``: how many there are
+    when ``names`` holds only the first ones)."""
     head = ", ".join(names[:limit])
-    return head if len(names) <= limit else f"{head} and {len(names) - limit} more"
+    count = len(names) if count is None else count
+    return head if count <= limit else f"{head} and {count - limit} more"

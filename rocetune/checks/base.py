@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Literal, TypeVar, cast
 
-from rocetune.checks.memo import per_device
+from rocetune.checks.memo import base_of, is_base, per_device
 from rocetune.checks.scope import RoceScope, roce_scope
 from rocetune.model import (
     Device,
@@ -213,9 +213,26 @@ def _only_devices(devices: dict[str, Device], only: frozenset[str]) -> list[Devi
     last = _last_only[0] if _last_only else None  # one read: another thread may replace it
     if last is not None and last[0] is devices and last[1] is only:
         return last[2]
-    got = [dev for dev in devices.values() if dev.name in only]
+    at = _positions(devices)
+    mine = [devices[n] for n in only if n in devices]
+    if at is not None and all(d.name in at for d in mine):
+        got = sorted(mine, key=lambda d: at[d.name])
+    else:
+        got = [dev for dev in devices.values() if dev.name in only]
     _last_only[:] = [(devices, only, got)]
     return got
+
+
+def _positions(devices: dict[str, Device]) -> dict[str, int] | None:
+    """Device name -> its place in ``devices``, kept for the plan's re-checks
+    (:mod:`rocetune.checks.memo`): a replayed fabric has its base's order (its replaced
+    devices in their places), so a re-check puts its few devices in order without a pass
+    over the fabric. None outside a plan."""
+    got = base_of(devices)
+    base = got[0] if got is not None else devices if is_base(devices) else None
+    if base is None:
+        return None
+    return per_device(("positions",), (base,), lambda: {n: i for i, n in enumerate(base)})
 
 
 _NO_LINKS: list[Link] = []

@@ -347,7 +347,8 @@ def _compare(
         ctx.sign(sign, "tie")
         tie = comp.kept.get("tie")  # lists every subject: once per comparison
         if tie is None:
-            tie = comp.kept["tie"] = _tie([comp.group(k) for k in ranked], aspect, what)
+            heads = [(comp.head(k, 4), comp.counts[k]) for k in ranked]
+            tie = comp.kept["tie"] = _tie(heads, aspect, what)
         yield cast(Issue, tie)
         return
     # every other device's verdict: its subjects against the majority's value
@@ -374,8 +375,11 @@ def _compare(
         yield _outlier(s, ref, comp.total, aspect, what)
 
 
-def _names(subjects: list[_Subject], limit: int = 4) -> str:
-    return fmt_ports([s.label for s in subjects], limit)
+def _names(head: list[_Subject], count: int, limit: int = 4) -> str:
+    """The labels of a group of ``count`` subjects as :func:`fmt_ports` lists them, from
+    its first ``limit`` (``head``): a re-check's comparison names them without a pass
+    over the group."""
+    return fmt_ports([s.label for s in head[:limit]], limit, count)
 
 
 @dataclass(frozen=True)
@@ -406,10 +410,14 @@ def _outlier(s: _Subject, major: _Reference, total: int, aspect: _Aspect, what: 
     )
 
 
-def _tie(ranked: list[list[_Subject]], aspect: _Aspect, what: str) -> Issue:
+def _tie(ranked: list[tuple[list[_Subject], int]], aspect: _Aspect, what: str) -> Issue:
+    """The fabric-level finding of a comparison without a majority: each value (most used
+    first: its first subjects and how many use it)."""
     parts = [
-        f"{g[0].show()} on {_names(g)}" if len(g[0].values) == 1 else f"{_names(g)}: {g[0].show()}"
-        for g in ranked
+        f"{g[0].show()} on {_names(g, n)}"
+        if len(g[0].values) == 1
+        else f"{_names(g, n)}: {g[0].show()}"
+        for g, n in ranked
     ]
     return Issue(
         message=(

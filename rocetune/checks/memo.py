@@ -48,7 +48,8 @@ def derive(
     devices: Mapping[str, object], base: Mapping[str, object], changed: Iterable[str]
 ) -> None:
     """Declare ``devices`` (a fabric's devices) to be ``base`` with the devices ``changed``
-    replaced, everything else the same objects (the plan's replayed fabrics), inside
+    replaced, everything else the same objects in the same order (the plan's replayed
+    fabrics, :func:`rocetune.render.simulate.with_devices`), inside
     :func:`shared_per_device`; a fabric-wide rule may then update its result over ``base``
     instead of recomputing it (:func:`base_of`)."""
     known = _DERIVED.get()

@@ -247,3 +247,31 @@ def test_a_lone_outlier_is_rechecked_on_its_region_only(
         assert _seen(fast.new) == _seen([f for f in full.new if f.device in only])
     assert not fulls
     assert folded[0] == folded[1] > 0
+
+
+def test_a_tie_is_named_from_its_first_subjects(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fleet's switches and NIC ports tie on RT705 aspects (no value used by more than
+    half): each replay's re-check names the tie's values by their first subjects and
+    counts, so the subjects labelled over one ``rocetune plan`` grow linearly (12 -> 48
+    devices: x3.9; naming every subject of each value at each re-check grew them x6.9)."""
+    from rocetune.checks import fabric_uniform
+
+    labelled = [0]
+    label = fabric_uniform._Subject.label.fget
+    assert label is not None
+
+    def counted(self: fabric_uniform._Subject) -> str:
+        labelled[0] += 1
+        return label(self)
+
+    ties = [f for f in api.audit(inventory(tmp_path, 12)).findings if f.code == "RT705"]
+    assert any(f.device is None and "more than half" in f.message for f in ties)
+    monkeypatch.setattr(fabric_uniform._Subject, "label", property(counted))
+    got = []
+    for n in (12, 48):
+        labelled[0] = 0
+        changes.plan(inventory(tmp_path, n))
+        got.append(labelled[0])
+    assert got[1] <= 4.4 * got[0], got

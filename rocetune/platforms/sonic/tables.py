@@ -106,7 +106,7 @@ def qos_relevant(table: str) -> bool:
     return any(word in upper for word in _QOS_WORDS)
 
 
-@dataclass
+@dataclass(slots=True)
 class Entry:
     """One ``TABLE|key`` entry: its fields and where each was written."""
 
@@ -177,12 +177,40 @@ class _Reader:
                     continue
                 line = node.lines.get(top) if fast and node is not None else self.line(path)
                 db.table_lines.setdefault(top, line)
-                db.tables.setdefault(top, {})
+                entries = db.tables.setdefault(top, {})
+                if fast and kid is not None:
+                    self._entries(db, top, value, path=path, kid=kid, entries=entries)
+                    continue
                 for key, fields in value.items():
                     entry = kid.kids.get(key) if kid is not None else None
                     self.entry(db, top, key, fields, (*path, key), node=entry, parent=kid)
             elif qos_relevant(top):
                 self.pr.add(top, "expected an object of entries", self.line(path))
+
+    def _entries(
+        self,
+        db: RawDb,
+        table: str,
+        value: dict[str, object],
+        *,
+        path: JsonPath,
+        kid: JsonNode,
+        entries: dict[str, Entry],
+    ) -> None:
+        """The entries of a nested table whose lines the fast key scan placed: an entry of
+        fields with a line for each, written once, is made here (what :meth:`entry` makes
+        of it, without a call and a path per entry: most of a CONFIG_DB); any other goes
+        to :meth:`entry`."""
+        lines_of, nodes = kid.lines, kid.kids
+        for key, fields in value.items():
+            node = nodes.get(key)
+            if node is not None and type(fields) is dict and key not in entries:
+                line = lines_of.get(key)
+                field_lines = node.lines
+                if line is not None and len(field_lines) == len(fields):
+                    entries[key] = Entry(table, key, dict(fields), line, dict(field_lines))  # type: ignore[arg-type]
+                    continue
+            self.entry(db, table, key, fields, (*path, key), node=node, parent=kid)
 
     def entry(
         self,

@@ -27,6 +27,7 @@ import os
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
@@ -40,8 +41,10 @@ _EXT: dict[str, str] = {"text": ".txt", "json": ".json", "yaml": ".yaml"}
 _MAX_STEM = 120
 
 
+@lru_cache(maxsize=1024)
 def command_filename(command: str, encoding: Encoding) -> str:
-    """Return the snapshot file name for a command's output."""
+    """Return the snapshot file name for a command's output (memoised: a snapshot looks its
+    commands' files up by name, about a hundred times per host snapshot)."""
     stem = re.sub(r"[^a-z0-9]+", "_", command.lower()).strip("_")[:_MAX_STEM].strip("_")
     if not stem:
         msg = f"command {command!r} yields an empty file name"

@@ -15,6 +15,7 @@ snapshot metadata, the command line of a transcript, or the output itself.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 NETDEV = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.:@-]{0,14}")
 """Linux netdev name: at most 15 characters (IFNAMSIZ - 1), no leading ``-``."""
@@ -70,8 +71,10 @@ def pci_or_none(address: str) -> str | None:
         return None
 
 
+@lru_cache(maxsize=4096)
 def key_of(name: str) -> str:
-    """The grouping key of a name: what the snapshot file-name rule keeps of it."""
+    """The grouping key of a name: what the snapshot file-name rule keeps of it (memoised:
+    the same few NIC names are keyed for every output of a host)."""
     return _KEY.sub("_", name.lower()).strip("_")
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from rocetune.platforms.linux_host.names import check_netdev, check_pci, check_rdma
@@ -275,8 +276,10 @@ def strip_command(text: str) -> str:
         cmd = cmd[match.end() :]
 
 
+@lru_cache(maxsize=4096)
 def identify(text: str) -> tuple[Kind, str | None] | None:
-    """The kind and name of a command line, or None when it is not a host read command."""
+    """The kind and name of a command line, or None when it is not a host read command
+    (memoised: every host of a fleet records the same few dozen command lines)."""
     cmd = strip_command(text)
     for kind in KINDS:
         if not kind.prefix.match(cmd):

@@ -107,8 +107,18 @@ def _nic_port(nic: Nic, provenance: Provenance) -> NicPort:
     parts = sorted(nic.parts, key=lambda p: (p.kind != "mlnx_qos", p.scope != "nic", p.order))
     if parts:
         provenance.add(f"nics.{nic.name}", parts[0].file, parts[0].line)
+    # add() per field, in order, as add_many does for each run of fields of one file
+    parent = f"nics.{nic.name}."
+    run: list[tuple[str, int | None]] = []
+    run_file = ""
     for field, (file, line) in sorted(nic.refs.items()):
-        provenance.add(f"nics.{nic.name}.{field}", file, line)
+        if run and file != run_file:
+            provenance.add_many(parent, run_file, run)
+            run = []
+        run_file = file
+        run.append((field, line))
+    if run:
+        provenance.add_many(parent, run_file, run)
     return NicPort.model_validate({**nic.values, "name": nic.name})
 
 

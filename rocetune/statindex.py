@@ -45,9 +45,30 @@ class Signature:
     newest_ns: int
 
 
-def signature(source: Path) -> Signature | None:
+_TAKEN: dict[str, tuple[int, Signature | None]] = {}
+"""The signatures this process took: path -> (when, the signature)."""
+_TAKEN_MAX = 1_000_000
+
+
+def signature(source: Path, *, since_ns: int | None = None) -> Signature | None:
     """The stat signature of a snapshot directory or file; None when it is neither (or
-    cannot be listed: the normal read reports why)."""
+    cannot be listed: the normal read reports why). ``since_ns``: the one this process took
+    of ``source`` at or after that time (``time.time_ns``), if any, instead of a new one (the
+    run cache stores the signatures the audit's reads took: they describe what was read)."""
+    key = os.fspath(source)
+    if since_ns is not None:
+        held = _TAKEN.get(key)
+        if held is not None and held[0] >= since_ns:
+            return held[1]
+    taken = time.time_ns()
+    sig = _signature(source)
+    if len(_TAKEN) >= _TAKEN_MAX:
+        _TAKEN.clear()
+    _TAKEN[key] = (taken, sig)
+    return sig
+
+
+def _signature(source: Path) -> Signature | None:
     h = hashlib.blake2b(digest_size=16)
     newest = 0
     try:

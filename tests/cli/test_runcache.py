@@ -258,3 +258,48 @@ def test_replayed_audit_imports_no_model_checks_platforms_or_jinja(tmp_path: Pat
     assert third.stderr.endswith("EXIT 1 HEAVY []\n"), third.stderr[-800:]
     assert third.stdout == first.stdout
     assert "error(s)" in third.stdout
+
+
+def test_store_signs_the_snapshots_as_the_audit_read_them(
+    lab: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Storing a run takes each snapshot's stat signature the audit's read took (no second
+    signature per snapshot); a snapshot changed after it was read, during the run, makes the
+    next run a miss: the stored signature is the one before the change."""
+    calls: list[Path] = []
+    taken = statindex._signature
+
+    def count(source: Path) -> statindex.Signature | None:
+        calls.append(source)
+        return taken(source)
+
+    monkeypatch.setattr(statindex, "_signature", count)
+    in_store: list[int] = []
+    store = runcache.Run.store
+
+    def counted(run: runcache.Run, *args: object) -> bool:
+        before = len(calls)
+        done = store(run, *args)  # type: ignore[arg-type]
+        in_store.append(len(calls) - before)
+        return done
+
+    monkeypatch.setattr(runcache.Run, "store", counted)
+    first = audit()
+    assert len(stored(_cache_dir())) == 1
+    assert calls
+    assert in_store == [0]  # every snapshot was signed by the audit's reads
+    real = api.audit_inventory
+
+    def change_after_reading(*args: object, **kwargs: object) -> object:
+        result = real(*args, **kwargs)  # type: ignore[arg-type]
+        time.sleep(0.01)  # past the file system's timestamp granularity
+        edit_snapshot_file(lab)
+        return result
+
+    (lab / "inventory.yaml").write_text((lab / "inventory.yaml").read_text() + "\n")
+    monkeypatch.setattr(api, "audit_inventory", change_after_reading)
+    assert audit() == first  # the inventory changed (a miss), the snapshot after the read
+    monkeypatch.setattr(api, "audit_inventory", real)
+    after = audit()
+    assert after == audit("--no-cache")
+    assert after != first

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal
 
 from rocetune.model import Finding, Severity
@@ -79,10 +80,12 @@ class CoverageNote:
         }
 
 
+@lru_cache(maxsize=4096)
 def merge_items(text: str) -> str:
     """``"E0: x not in snapshot; E8: x not in snapshot; y"`` -> ``"x not in snapshot (E0, E8); y"``.
 
-    Items keep their first-seen order; a trailing ``and N more`` stays last.
+    Items keep their first-seen order; a trailing ``and N more`` stays last. (Remembered:
+    every host of a fleet misses the same items in the same words.)
     """
     parts = [p.strip() for p in text.split("; ") if p.strip()]
     more = parts.pop() if parts and re.fullmatch(r"and \d+ more", parts[-1]) else None
@@ -99,9 +102,15 @@ def merge_items(text: str) -> str:
     return "; ".join(out)
 
 
+@lru_cache(maxsize=4096)
+def _rules(expected: str) -> tuple[str, ...]:
+    """The rule codes an RT000 finding's ``expected`` names, each once, in order."""
+    return tuple(dict.fromkeys(_CODE.findall(expected)))
+
+
 def note(f: Finding) -> CoverageNote:
     """The coverage view of one RT000 finding."""
-    rules = tuple(dict.fromkeys(_CODE.findall(f.expected or "")))
+    rules = _rules(f.expected or "")
     if f.observed == "not understood" or f.message.startswith("could not verify:"):
         kind: Kind = "not-understood"
         who, detail = ", ".join(rules), f.message

@@ -38,6 +38,9 @@ def _clean(value: Any) -> Any:
 
 
 def _clean_fields(obj: Any, names: tuple[str, ...]) -> Any:
+    values = [getattr(obj, n) for n in names]
+    if not _UNSAFE.search("\n".join(v for v in values if isinstance(v, str))):
+        return obj  # nothing to neutralise (one search: newline is safe)
     changes = {n: _clean(getattr(obj, n)) for n in names}
     changes = {
         n: v for n, v in changes.items() if v is not getattr(obj, n) and v != getattr(obj, n)

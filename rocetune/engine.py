@@ -8,6 +8,7 @@ which rules and ports it left unverified instead.
 
 from __future__ import annotations
 
+import sys
 from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -724,9 +725,15 @@ def _stored(
 
 def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
     """Sort by device, link, port (natural order), code, message."""
+    naturals: dict[str, tuple[object, ...]] = {}  # a port's key made once (and its words
+    # interned): the keys of every finding are alive together, the peak of a lint
 
     def key(f: Finding) -> tuple[object, ...]:
-        return (f.device or "", f.link or "", _natural(f.port or ""), f.code, f.message)
+        port = f.port or ""
+        natural = naturals.get(port)
+        if natural is None:
+            natural = naturals[port] = _natural(port)
+        return (f.device or "", f.link or "", natural, f.code, f.message)
 
     return sorted(findings, key=key)
 
@@ -734,4 +741,6 @@ def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
 def _natural(text: str) -> tuple[object, ...]:
     import re
 
-    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text))
+    # from a list: a tuple made from a generator is sized by a guess and shrunk, and such
+    # tuples stay in CPython's free lists once freed
+    return tuple([int(t) if t.isdigit() else sys.intern(t) for t in re.split(r"(\d+)", text)])

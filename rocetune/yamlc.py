@@ -230,6 +230,9 @@ class Events:
         self.kinds = yaml
         self._loader = _checked_loader(text)
         self._get, self._peek = self._loader.get_event, self._loader.peek_event
+        self.raw_get = self._get
+        """The next event, libyaml's errors raised as they are (``kinds.YAMLError``): for a
+        reader's inner loop, which turns them into Unusual once, outside."""
         self._resolve, self._scalar_node = self._loader.resolve, yaml.ScalarNode
 
     def get(self) -> Any:

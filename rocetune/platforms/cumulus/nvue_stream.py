@@ -74,13 +74,15 @@ def load_events(body: str, file: str, issues: Issues) -> ConfigTree | None:
         return _Reader(events, Budget(body, file)).document(issues)
     except _Anchored:
         return None
+    except events.kinds.YAMLError as exc:
+        raise yamlc.Unusual(f"libyaml: {exc}") from None
     finally:
         events.dispose()
 
 
 class _Reader:
     def __init__(self, events: yamlc.Events, budget: Budget) -> None:
-        self.events, self.get, self.budget = events, events.get, budget
+        self.events, self.get, self.budget = events, events.raw_get, budget
         kinds = events.kinds
         self.scalar_kind, self.alias_kind = kinds.ScalarEvent, kinds.AliasEvent
         self.map_start, self.map_end = kinds.MappingStartEvent, kinds.MappingEndEvent
@@ -91,6 +93,7 @@ class _Reader:
         self.mappings: dict[tuple[Any, ...], dict[str, Any]] = {}
         self.shapes: dict[tuple[Any, ...], Shape] = {}
         self.strings: dict[str, str] = {}
+        self.names: dict[str, str] = {}  # key text -> its key_name
 
     def document(self, issues: Issues) -> ConfigTree | None:
         get, peek, kinds = self.get, self.events.peek, self.events.kinds
@@ -231,46 +234,76 @@ class _Reader:
             if type(value) is str:
                 value = self.strings.setdefault(value, value)
             return value, None
-        get = self.get
-        names: list[str] = []
+        if kind is self.map_start:
+            return self.mapping(ref)
+        if kind is self.seq_start:
+            return self.sequence(ref)
+        raise yamlc.Unusual(f"unexpected {kind.__name__}")
+
+    def mapping(self, ref: int) -> tuple[dict[str, Any], Shape | None]:
+        """:meth:`value` of a mapping (its start event read)."""
+        get, scalar_kind, map_end = self.get, self.scalar_kind, self.map_end
+        scalar, names = self.events.scalar, self.names
+        keys: list[str] = []
         offsets: list[int] = []
         children: list[Shape | None] = []
-        if kind is self.map_start:
-            out: dict[str, Any] = {}
-            seen: set[Any] = set()
-            while True:
-                event = get()
-                if type(event) is self.map_end:
-                    return self.share(out), self.shape(names, offsets, children, True)
-                name = key_name(self.key(event, seen))
-                line = event.start_mark.line + 1
-                event = get()
-                kind = type(event)
+        out: dict[str, Any] = {}
+        seen: set[Any] = set()
+        while True:
+            event = get()
+            kind = type(event)
+            if kind is map_end:
+                return self.share(out), self.shape(keys, offsets, children, True)
+            # the key: as self.key(), inline (the reader's inner loop)
+            if kind is not scalar_kind:
                 self.check(event, kind)
-                value, shape = self.value(event, kind, line)
-                if name in out:  # two keys read as one name: the later one wins
-                    i = names.index(name)
-                    offsets[i], children[i] = line - ref, shape
-                else:
-                    names.append(name)
-                    offsets.append(line - ref)
-                    children.append(shape)
-                out[name] = value
-        if kind is self.seq_start:
-            items: list[Any] = []
-            while True:
-                event = get()
-                kind = type(event)
-                if kind is self.seq_end:
-                    return items, self.shape(names, offsets, children, False)
+                raise yamlc.Unusual("complex key")
+            if event.anchor is not None:
+                raise _Anchored
+            key = scalar(event)
+            if key in seen:
+                raise yamlc.Unusual("duplicate key")
+            seen.add(key)
+            name = names.get(key) if type(key) is str else None
+            if name is None:
+                name = key_name(key)
+                if type(key) is str:
+                    names[key] = name
+            line = event.start_mark.line + 1
+            event = get()
+            kind = type(event)
+            if event.anchor is not None:  # an anchor or an alias
                 self.check(event, kind)
-                line = event.start_mark.line + 1
-                value, shape = self.value(event, kind, line)
-                names.append(str(len(items)))
+            value, shape = self.value(event, kind, line)
+            if name in out:  # two keys read as one name: the later one wins
+                i = keys.index(name)
+                offsets[i], children[i] = line - ref, shape
+            else:
+                keys.append(name)
                 offsets.append(line - ref)
                 children.append(shape)
-                items.append(value)
-        raise yamlc.Unusual(f"unexpected {kind.__name__}")
+            out[name] = value
+
+    def sequence(self, ref: int) -> tuple[list[Any], Shape | None]:
+        """:meth:`value` of a sequence (its start event read)."""
+        get, seq_end = self.get, self.seq_end
+        keys: list[str] = []
+        offsets: list[int] = []
+        children: list[Shape | None] = []
+        items: list[Any] = []
+        while True:
+            event = get()
+            kind = type(event)
+            if kind is seq_end:
+                return items, self.shape(keys, offsets, children, False)
+            if event.anchor is not None:  # an anchor or an alias
+                self.check(event, kind)
+            line = event.start_mark.line + 1
+            value, shape = self.value(event, kind, line)
+            keys.append(str(len(items)))
+            offsets.append(line - ref)
+            children.append(shape)
+            items.append(value)
 
     def share(self, mapping: dict[str, Any]) -> dict[str, Any]:
         """The one object of the mappings equal to this one (same keys in the same order,

@@ -58,6 +58,7 @@ def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResu
     provenance.add("", source.path, 1)
     oper, oper_file, oper_items = _status(snapshot)
     lldp, lldp_items = _lldp(snapshot, provenance)
+    facts = _facts(config)  # before build, which frees the interfaces it has built
     ports = build(config, oper, issues, provenance, (source.path, oper_file))
     unparsed = (*issues.items, *oper_items, *lldp_items)
     _device_provenance(config, provenance, source.path)
@@ -73,7 +74,7 @@ def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResu
         lldp=lldp,
         unparsed=unparsed,
         tunnel_dscp_rewrite=None if config.tunnels else {},
-        facts=_facts(config),
+        facts=facts,
         mtu_max=MTU_MAX,
     )
     return ParseResult(device=device, provenance=provenance)
@@ -116,7 +117,11 @@ def build(
     provenance: Provenance,
     files: tuple[str, str],
 ) -> dict[str, Port]:
-    """Build stage: the neutral ports (configured or seen in the status output)."""
+    """Build stage: the neutral ports (configured or seen in the status output).
+
+    An Ethernet interface's vendor shape is dropped from ``config`` once its port is built
+    (no other port reads it: only a Port-Channel's, which stays), so the shape and the
+    model of every port (~4x and ~5x the text) are not both whole at once."""
     config_file, oper_file = files
     configured = {n for n, c in config.interfaces.items() if c.kind == "ethernet"}
     seen = {n for n in oper if n.startswith("Ethernet") and "." not in n}
@@ -125,6 +130,7 @@ def build(
     for port_name in sorted((configured | seen) - _inactive_lanes(config), key=_natural):
         iface = config.interfaces.get(port_name) or InterfaceConf(name=port_name, line=0)
         built = build_port(port_name, iface, config, oper.get(port_name), issues, blocked=blocked)
+        config.interfaces.pop(port_name, None)
         ports[port_name] = built.port
         if iface.line:
             provenance.add(f"ports.{port_name}", config_file, iface.line)
@@ -166,7 +172,7 @@ def _facts(config: EosConfig) -> dict[str, str]:
 
 
 def _natural(text: str) -> tuple[object, ...]:
-    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text))
+    return tuple([int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text)])
 
 
 def _inactive_lanes(config: EosConfig) -> set[str]:

@@ -180,4 +180,4 @@ def _by_line(item: Unparsed) -> int:
 
 
 def _natural(text: str) -> tuple[object, ...]:
-    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text))
+    return tuple([int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text)])

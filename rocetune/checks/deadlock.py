@@ -187,23 +187,42 @@ def _classify(
     da, db = devices.get(link.a.device), devices.get(link.b.device)
     if da is None or db is None or da.kind != "switch" or db.kind != "switch":
         return
-    sides, notes = resolve_link(link, ctx)
+    inputs = (link, da, db, tiers, ctx.intent)
+    notes, edge = per_device(("RT708 link",), inputs, lambda: _link_part(link, ctx, da, db, tiers))
     yield from notes
+    if edge is not None:
+        graph.add(link, *edge)
+
+
+_Edge = tuple[frozenset[int], PortLike, int]
+
+
+def _link_part(
+    link: Link, ctx: CheckContext, da: Device, db: Device, tiers: dict[str, int]
+) -> tuple[list[Result], _Edge | None]:
+    """One switch-switch link's missing-data notes and its lossless edge (priorities, port at
+    end a, weight), if any: a function of the link, its two devices, the tiers and the
+    intent, kept for a plan's re-checks (rocetune.checks.memo): a re-check classifies only
+    the links of the replaced device, not every link of the fabric."""
+    notes: list[Result] = []
+    sides, missing_ends = resolve_link(link, ctx)
+    notes.extend(missing_ends)
     if sides is None:
-        return
+        return notes, None
     for dev in (da, db):
         if dev.name not in tiers:
             item = "role not set or not in the tier_order option: tier unknown"
-            yield Missing(device=dev.name, item=item)
+            notes.append(Missing(device=dev.name, item=item))
     sets = [lossless_priorities(p) for p in sides]
     for end, port, have in zip((link.a, link.b), sides, sets, strict=True):
         if have is None:
-            yield from missing_pfc(end.device, port)
+            notes.extend(missing_pfc(end.device, port))
     if sets[0] is None or sets[1] is None or da.name not in tiers or db.name not in tiers:
-        return
+        return notes, None
     prios = sets[0] & sets[1] & frozenset(ctx.intent.lossless_priorities)
-    if prios:
-        graph.add(link, prios, sides[0], 1 if tiers[da.name] == tiers[db.name] else 0)
+    if not prios:
+        return notes, None
+    return notes, (prios, sides[0], 1 if tiers[da.name] == tiers[db.name] else 0)
 
 
 def _forest(graph: _Graph) -> dict[str, tuple[str | None, int]]:

@@ -275,3 +275,45 @@ def test_a_tie_is_named_from_its_first_subjects(
         changes.plan(inventory(tmp_path, n))
         got.append(labelled[0])
     assert got[1] <= 4.4 * got[0], got
+
+
+def test_a_recheck_classifies_only_the_replaced_devices_links(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """RT708 (a fabric-wide rule: loops of lossless links) classifies each switch-switch
+    link once per plan: a later re-check classifies only the links of the device it
+    replaces, not every link of the fabric (each re-check read every link twice)."""
+    from rocetune.checks import deadlock
+    from rocetune.checks.memo import derive
+
+    fabric = api.audit(generate(tmp_path / "fabric", 0.01, hosts=False).inventory).fabric
+    classified = [0]
+    real = deadlock._link_part
+
+    def counted(*args: object) -> object:
+        classified[0] += 1
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(deadlock, "_link_part", counted)
+    rules = select_rules(all_rules(), Selection())
+    near = _neighbours(fabric)
+    leaves = [n for n, d in fabric.devices.items() if d.role == "leaf"][:3]
+    got = []
+    with shared_per_device():
+        for name in leaves:
+            after = with_devices(fabric, {name: fabric.devices[name].model_copy()})
+            derive(after.devices, fabric.devices, {name})
+            only = frozenset({name, *near.get(name, ())})
+            classified[0] = 0
+            fast = compare(*recheck(fabric, after, rules, None, ({}, {}), only=only))
+            got.append(classified[0])
+            full = compare(
+                run_checks(fabric, rules, None, {}, only=only),
+                run_checks(after, rules, None, {}, only=only),
+            )
+            assert _seen(fast.cleared) == _seen(full.cleared) == []
+    links = [lk for lk in fabric.links if {lk.a.device, lk.b.device} <= set(fabric.devices)]
+    mine = [lk for lk in links if leaves[2] in (lk.a.device, lk.b.device)]
+    assert len(links) > 2 * len(mine) > 0
+    assert got[0] >= len(links)  # the audited fabric's links, once
+    assert got[2] == len(mine), (got, len(links))

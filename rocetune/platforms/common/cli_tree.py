@@ -199,8 +199,8 @@ def build_tree(text: str, grammar: Grammar, issues: Issues) -> list[Node]:
     roots: list[Node] = []
     stack: list[Node] = []
     banner: str | None = None
-    base = _base_indent(islice(_lines(text), MAX_LINES))
-    for number, raw in enumerate(islice(_lines(text), MAX_LINES), start=1):
+    base = _base_indent(islice(iter_lines(text), MAX_LINES))
+    for number, raw in enumerate(islice(iter_lines(text), MAX_LINES), start=1):
         body = raw.replace("\t", " ").rstrip().lstrip("\ufeff")[base:]
         if banner is not None:
             if (banner == "EOF" and body.strip() == "EOF") or (banner != "EOF" and banner in body):
@@ -254,7 +254,7 @@ def _attach(node: Node, parent: Node | None, roots: list[Node]) -> None:
         parent.children = [node]  # the first child: a list of its own from now on
 
 
-def _lines(text: str) -> Iterator[str]:
+def iter_lines(text: str) -> Iterator[str]:
     """The lines of ``text`` one by one, as ``str.splitlines`` splits them (not held in a
     list: only the lines a tree keeps stay alive)."""
     if _BREAKS.search(text):  # other line boundaries than "\n": rare, split at once

@@ -15,6 +15,7 @@ interface commands), and in the ``tx-queue N`` sub-mode while it is a queue comm
 from __future__ import annotations
 
 import re
+from itertools import islice
 
 from rocetune.platforms.common.cli_tree import (
     Grammar,
@@ -22,6 +23,7 @@ from rocetune.platforms.common.cli_tree import (
     Node,
     build_tree,
     is_global,
+    iter_lines,
     word_set,
 )
 
@@ -112,7 +114,7 @@ def read_tree(text: str, issues: Issues) -> list[Node]:
 def header_comments(text: str, limit: int = 40) -> list[str]:
     """The ``!`` comment lines among the first ``limit`` lines, without the ``!``."""
     out: list[str] = []
-    for raw in text.splitlines()[:limit]:
+    for raw in islice(iter_lines(text), limit):  # not a list of every line (~3x the text)
         body = raw.strip()
         if body.startswith("!"):
             out.append(body.lstrip("!").strip())

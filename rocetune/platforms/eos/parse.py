@@ -127,7 +127,8 @@ def build(
     seen = {n for n in oper if n.startswith("Ethernet") and "." not in n}
     ports: dict[str, Port] = {}
     blocked = blocked_features(issues.items)
-    for port_name in sorted((configured | seen) - _inactive_lanes(config), key=_natural):
+    names = configured | seen
+    for port_name in sorted(names - _inactive_lanes(config, names), key=_natural):
         iface = config.interfaces.get(port_name) or InterfaceConf(name=port_name, line=0)
         built = build_port(port_name, iface, config, oper.get(port_name), issues, blocked=blocked)
         config.interfaces.pop(port_name, None)
@@ -175,16 +176,22 @@ def _natural(text: str) -> tuple[object, ...]:
     return tuple([int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text)])
 
 
-def _inactive_lanes(config: EosConfig) -> set[str]:
-    """Lanes a multi-lane speed on lane 1 takes over (``Ethernet1/1`` ``speed 100g-4`` ->
-    ``Ethernet1/2``-``/4`` carry no port of their own)."""
+def _inactive_lanes(config: EosConfig, names: set[str]) -> set[str]:
+    """Those of ``names`` that are lanes a multi-lane speed on lane 1 takes over
+    (``Ethernet1/1`` ``speed 100g-4`` -> ``Ethernet1/2``-``/4`` carry no port of their own).
+    Only the lanes among ``names`` are kept: every lane of a 1024-port switch at 8 lanes a
+    port is 7,168 names (~6x the config)."""
     out: set[str] = set()
     for name, conf in config.interfaces.items():
+        if conf.lanes is None:
+            continue
         match = _LANE_ONE.fullmatch(name)
-        if match is None or conf.lanes is None:
+        if match is None:
             continue
         for lane in range(int(match.group(2)) + 1, int(match.group(2)) + conf.lanes):
-            out.add(f"{match.group(1)}/{lane}")
+            lane_name = f"{match.group(1)}/{lane}"
+            if lane_name in names:
+                out.add(lane_name)
     return out
 
 

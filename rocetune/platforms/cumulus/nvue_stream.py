@@ -326,7 +326,9 @@ class _Reader:
         made = Shape(tuple(keys), tuple(offsets), tuple(children), recorded)
         if len(keys) > _SHARED_KEYS:
             return made
-        sig = (made.keys, made.offsets, tuple(map(id, children)), recorded)
+        # tuple of a list: one exact-size tuple (tuple(map()) grows and shrinks it, and the
+        # shrunk tuples stay in the free list of their size)
+        sig = (made.keys, made.offsets, tuple([id(child) for child in children]), recorded)
         return self.shapes.setdefault(sig, made)
 
 

@@ -155,6 +155,7 @@ def _parse_config(
         provenance.add("tunnel_dscp_rewrite.vxlan", config.path, tree.line(("nve", "vxlan")))
     unparsed = (*issues.items, *extra, *(_unsupported_items(other) if other else ()))
     _device_provenance(provenance, tree, plan, config.path)
+    del tree  # read whole: not held while the device is made (the peak of a parse)
     account(provenance, unparsed)
     device = Device(
         name=name,
@@ -307,4 +308,4 @@ def _device_provenance(provenance: Provenance, tree: ConfigTree, plan: QosPlan, 
 
 
 def _natural(text: str) -> tuple[object, ...]:
-    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text))
+    return tuple([int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text)])

@@ -113,7 +113,11 @@ def build(
     provenance: Provenance,
     files: tuple[str, str],
 ) -> dict[str, Port]:
-    """Build stage: the neutral ports (configured, broken out or seen operationally)."""
+    """Build stage: the neutral ports (configured, broken out or seen operationally).
+
+    An interface's configuration is dropped from ``cfg`` once its port is built (no other
+    port reads it), so the configuration and the model of every port are not both whole
+    at once."""
     broken = {p for b in cfg.breakouts for p in b.parents}
     speeds = {c: (b.speed_mbps, b.line) for b in cfg.breakouts for c in b.children()}
     names = ({*cfg.interfaces, *speeds, *oper}) - broken
@@ -124,6 +128,7 @@ def build(
             port_name, cfg.interfaces.get(port_name), oper.get(port_name), speeds.get(port_name)
         )
         built = build_port(src, cfg, plan, issues, blocked.get(port_name, frozenset()))
+        cfg.interfaces.pop(port_name, None)
         ports[port_name] = built.port
         _port_provenance(provenance, src, files)
         for field, line in built.lines.items():

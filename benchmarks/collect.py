@@ -26,9 +26,11 @@ With ``--syscalls DIR`` every client process runs under ``strace -f -c`` (its sy
 counted, its threads and children included; times are then not comparable): the summaries
 go to ``DIR/<client>-<run>.txt`` and each one's top lines are printed.
 
-Printed per client: median wall time of ``--repeat`` runs (min-max), its CPU time and peak
-RSS (rusage of the client process and its children), the emulator's CPU during the run, and
-the ratios.
+Printed per client: median wall time of ``--repeat`` runs (min-max), its CPU time, peak
+RSS and context switches (rusage of the client process and its children), the emulator's
+CPU during the run, and the ratios. Context switches are the load-robust view of the system
+CPU: rocetune's are thread hand-offs (a worker per device, paramiko's transport thread per
+connection), the asyncssh bound runs one thread per process.
 On a 2-core machine the client and the emulator share the cores.
 """
 
@@ -157,6 +159,10 @@ class Sample:
     ok: int
     sys: float = 0.0
     """System CPU of ``cpu``."""
+    switches: int = 0
+    """Context switches (voluntary and involuntary, every thread and child): the GIL and
+    thread hand-offs behind the system CPU, counted, so less blurred by the machine's
+    load than CPU seconds."""
 
 
 def _measure(argv: list[str], env: dict[str, str], lab_pid: int) -> tuple[Sample, str]:
@@ -179,6 +185,7 @@ def _measure(argv: list[str], env: dict[str, str], lab_pid: int) -> tuple[Sample
         lab_cpu,
         stats.get("ok", 0),
         stats.get("sys", 0.0),
+        stats.get("switches", 0),
     )
     return sample, err
 
@@ -191,7 +198,13 @@ def _child_stats(ok: int) -> None:
     user = self_usage.ru_utime + kids.ru_utime
     system = self_usage.ru_stime + kids.ru_stime
     rss = max(self_usage.ru_maxrss, kids.ru_maxrss) / 1024
-    stats = {"cpu": round(user + system, 3), "sys": round(system, 3), "rss_mb": round(rss, 1)}
+    switches = sum(u.ru_nvcsw + u.ru_nivcsw for u in (self_usage, kids))
+    stats = {
+        "cpu": round(user + system, 3),
+        "sys": round(system, 3),
+        "rss_mb": round(rss, 1),
+        "switches": switches,
+    }
     print(json.dumps({**stats, "ok": ok}))
 
 
@@ -348,29 +361,33 @@ def _write_inventory(path: Path, ports: dict[str, int], devices: dict[str, Any])
 def _report(results: dict[str, list[Sample]], n: int) -> None:
     print(
         f"\n{'client':<10} {'ok':>7} {'wall s median (min-max)':>26} {'CPU s median (min-max)':>24}"
-        f" {'sys s':>6} {'peak RSS MB':>11} {'lab CPU s':>9}"
+        f" {'sys s':>6} {'peak RSS MB':>11} {'lab CPU s':>9} {'switches':>9}"
     )
     med: dict[str, float] = {}
     cpu: dict[str, float] = {}
+    switched: dict[str, float] = {}
     for client, samples in results.items():
         walls = [s.wall for s in samples]
         cpus = [s.cpu for s in samples]
         med[client] = statistics.median(walls)
         cpu[client] = statistics.median(cpus)
+        switched[client] = statistics.median(s.switches for s in samples)
         mid = sorted(samples, key=lambda s: s.cpu)[len(samples) // 2]
         ok = min(s.ok for s in samples)
         print(
             f"{client:<10} {ok:>3}/{n:<3} {med[client]:>8.2f} ({min(walls):.2f}-{max(walls):.2f})"
             f"{'':>6} {cpu[client]:>8.2f} ({min(cpus):.2f}-{max(cpus):.2f}){'':>4}"
-            f" {mid.sys:>6.2f} {mid.rss_mb:>11.0f} {mid.lab_cpu:>9.2f}"
+            f" {mid.sys:>6.2f} {mid.rss_mb:>11.0f} {mid.lab_cpu:>9.2f} {switched[client]:>9.0f}"
         )
         print(f"{'':<10} CPU s per run: {', '.join(f'{c:.2f}' for c in cpus)}")
     if "rocetune" in med:
         for other in ("asyncssh", "asyncssh_all", "nornir"):
             if other in med:
+                times = switched["rocetune"] / switched[other] if switched[other] else 0.0
                 print(
                     f"rocetune / {other}: wall {med['rocetune'] / med[other]:.2f}x, "
-                    f"CPU {cpu['rocetune'] / cpu[other]:.2f}x (medians)"
+                    f"CPU {cpu['rocetune'] / cpu[other]:.2f}x, "
+                    f"context switches {times:.1f}x (medians)"
                 )
 
 

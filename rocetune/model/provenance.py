@@ -26,6 +26,9 @@ _MAX_FILES = 1 << _FILE_BITS
 _MAX_LINE = 1 << 42
 _SHAPE_MAX = 160
 """A parent with more leaves (``unparsed.0`` ... ``unparsed.N``) keeps a dict of its own."""
+_OWN_PARENTS = frozenset({"ports.", "nics."})
+"""Parents that keep a dict of their own from the start: their leaves are the port names,
+which no other parent shares (a shape per port: ~300 bytes each below :data:`_SHAPE_MAX`)."""
 _PATTERNS_MAX = 1024
 """Pooled patterns of packed codes per Provenance at most (see :meth:`Provenance._pack`)."""
 _SHAPES_MAX = 4096
@@ -318,7 +321,7 @@ class Provenance:
         parent, leaf = path[:cut], path[cut:]
         node = self._tree.get(parent)
         if node is None:
-            shapes_left = self._shapes < _SHAPES_MAX
+            shapes_left = self._shapes < _SHAPES_MAX and parent not in _OWN_PARENTS
             node = self._tree[parent] = _Node(self._root if shapes_left else None)
         if node is not self._open:
             self._reopen(node)

@@ -18,6 +18,7 @@ ones the composed reader gives (it visits the nodes in the same order):
 from __future__ import annotations
 
 import sys
+from array import array
 from typing import Any
 
 from rocetune import yamlc
@@ -323,9 +324,9 @@ class _Reader:
         """The one :class:`Shape` of these keys, offsets and child shapes (None: no keys)."""
         if not keys:
             return None
+        if len(keys) > _SHARED_KEYS:  # one of a kind (the ports): offsets as 4-byte numbers
+            return Shape(tuple(keys), array("i", offsets), tuple(children), recorded)
         made = Shape(tuple(keys), tuple(offsets), tuple(children), recorded)
-        if len(keys) > _SHARED_KEYS:
-            return made
         # tuple of a list: one exact-size tuple (tuple(map()) grows and shrinks it, and the
         # shrunk tuples stay in the free list of their size)
         sig = (made.keys, made.offsets, tuple([id(child) for child in children]), recorded)

@@ -10,7 +10,7 @@ where each key path was written. Values stay as NVUE wrote them (``"on"``, ``921
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -153,7 +153,7 @@ class Shape:
     def __init__(
         self,
         keys: tuple[str, ...],
-        offsets: tuple[int, ...],
+        offsets: Sequence[int],
         children: tuple[Shape | None, ...],
         recorded: bool,
     ) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 
 _TRUE = frozenset({"on", "enable", "enabled", "true", "yes", "up"})
 _FALSE = frozenset({"off", "disable", "disabled", "false", "no", "down"})
@@ -65,10 +66,20 @@ def as_switch(value: object) -> bool | None:
 def as_speed_mbps(value: object) -> int | None:
     """Read a link speed (``100G``, ``400G``, ``25g``, ``100000``) in Mb/s; None otherwise."""
     if isinstance(value, str):
-        match = _SPEED.fullmatch(value)
-        if match:
-            return round(float(match.group(1)) * _SPEED_FACTOR[match.group(2).upper()])
+        found = _speed_text(value)
+        if found is not None:
+            return found
     return as_int(value)
+
+
+@lru_cache(maxsize=256)
+def _speed_text(value: str) -> int | None:
+    """:func:`as_speed_mbps` of a speed with a unit (one int object per spelling: every port
+    of a switch at 400G holds the same 400000)."""
+    match = _SPEED.fullmatch(value)
+    if match:
+        return round(float(match.group(1)) * _SPEED_FACTOR[match.group(2).upper()])
+    return None
 
 
 def as_alpha(value: object) -> float | None:

@@ -30,17 +30,28 @@ class InputRefused(Exception):
     """The file is not one rocetune reads (the message says why, without its content)."""
 
 
-def read_bytes(path: Path, *, follow_symlinks: bool = True, limit: int = MAX_INPUT_BYTES) -> bytes:
-    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def read_bytes(
+    path: Path | str, *, follow_symlinks: bool = True, limit: int = MAX_INPUT_BYTES
+) -> bytes:
+    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes.
+
+    ``follow_symlinks=False``: where ``open`` has ``O_NOFOLLOW``, opening a symbolic link
+    fails (ELOOP; EMLINK on FreeBSD), so the link is looked for (``lstat``) only then, not
+    before every file of a snapshot; elsewhere it is looked for first.
+    """
+    flags = _FLAGS
     if not follow_symlinks:
-        flags |= getattr(os, "O_NOFOLLOW", 0)
-        if path.is_symlink():
+        flags |= _NOFOLLOW
+        if not _NOFOLLOW and os.path.islink(path):
             raise InputRefused("a symbolic link: not followed")
     try:
         fd = os.open(path, flags)
     except OSError as exc:
-        if exc.errno == errno.ELOOP:
+        if exc.errno == errno.ELOOP or (not follow_symlinks and os.path.islink(path)):
             raise InputRefused("a symbolic link: not followed") from None
         raise
     try:
@@ -66,7 +77,9 @@ def read_bytes(path: Path, *, follow_symlinks: bool = True, limit: int = MAX_INP
         os.close(fd)
 
 
-def read_text(path: Path, *, follow_symlinks: bool = True, limit: int = MAX_INPUT_BYTES) -> str:
+def read_text(
+    path: Path | str, *, follow_symlinks: bool = True, limit: int = MAX_INPUT_BYTES
+) -> str:
     """:func:`read_bytes` decoded as UTF-8 (undecodable bytes replaced)."""
     return read_bytes(path, follow_symlinks=follow_symlinks, limit=limit).decode(
         "utf-8", errors="replace"

@@ -134,7 +134,7 @@ class Snapshot:
         return iter(self.files.values())
 
 
-def read_text(path: Path, *, follow_symlinks: bool = True) -> str:
+def read_text(path: Path | str, *, follow_symlinks: bool = True) -> str:
     """Read a raw output file as UTF-8 (undecodable bytes replaced), SnapshotError if unreadable.
 
     Only regular files of bounded size are read (:mod:`rocetune.inputs`).
@@ -152,6 +152,11 @@ def read_meta(directory: Path) -> SnapshotMeta:
     path = directory / META_FILE
     if not path.is_file() or path.is_symlink():
         return SnapshotMeta()
+    return _read_meta_file(path)
+
+
+def _read_meta_file(path: Path) -> SnapshotMeta:
+    """:func:`read_meta` of a ``meta.json`` known to be there and no symbolic link."""
     try:
         raw = json.loads(read_text(path, follow_symlinks=False))
     except json.JSONDecodeError as exc:
@@ -189,19 +194,32 @@ def read_directory(directory: Path) -> Snapshot:
     refused: list[tuple[str, str]] = []
     with os.scandir(directory) as scan:  # the entries' types without a stat per file
         entries = sorted(scan, key=_path_order)
+    # str(directory / name) for every name scandir gives (no separator, not "." or ".."),
+    # without a Path per file: a host snapshot has ~60 files
+    prefix = str(directory / "_")[:-1]
+    meta_entry: os.DirEntry[str] | None = None
     for entry in entries:
-        if entry.name == META_FILE or entry.name.startswith("."):
+        name = entry.name
+        if name == META_FILE:
+            meta_entry = entry
             continue
-        p = directory / entry.name
+        if name.startswith("."):
+            continue
+        p = prefix + name
         if entry.is_symlink() or not entry.is_file():
             why = "a symbolic link: not followed" if entry.is_symlink() else "not a regular file"
-            refused.append((str(p), why))
+            refused.append((p, why))
             continue
         try:
-            files[p.name] = SourceFile(path=str(p), text=read_text(p, follow_symlinks=False))
+            files[name] = SourceFile(path=p, text=read_text(p, follow_symlinks=False))
         except SnapshotError as exc:
-            refused.append((str(p), exc.message))
-    meta = read_meta(directory)
+            refused.append((p, exc.message))
+    # as read_meta, from the entry scandir gave: no stat of meta.json to find it
+    meta = (
+        SnapshotMeta()
+        if meta_entry is None or meta_entry.is_symlink() or not meta_entry.is_file()
+        else _read_meta_file(directory / META_FILE)
+    )
     return Snapshot(files=files, meta=meta, origin=str(directory), refused=tuple(refused))
 
 

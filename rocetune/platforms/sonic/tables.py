@@ -208,7 +208,9 @@ class _Reader:
                 line = lines_of.get(key)
                 field_lines = node.lines
                 if line is not None and len(field_lines) == len(fields):
-                    entries[key] = Entry(table, key, dict(fields), line, dict(field_lines))  # type: ignore[arg-type]
+                    # the document is read once (read_document's caller lets it go): its
+                    # dicts become the entry's, not copies (peak memory of a SONiC parse)
+                    entries[key] = Entry(table, key, fields, line, field_lines)  # type: ignore[arg-type]
                     continue
             self.entry(db, table, key, fields, (*path, key), node=node, parent=kid)
 

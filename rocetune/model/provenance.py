@@ -16,7 +16,7 @@ give the same paths and locations as a plain ``path -> SourceRef`` dict.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -468,6 +468,20 @@ class Provenance:
     def add(self, path: str, file: str, line: int | None) -> None:
         """Record where ``path`` was defined (the first record wins)."""
         self._record(path, file, line, False)
+
+    def add_runs(self, parent: str, fields: Iterable[tuple[str, tuple[str, int | None]]]) -> None:
+        """``add(parent + field, file, line)`` for each ``(field, (file, line))``, in order:
+        each run of fields from one file goes to :meth:`add_many` at once."""
+        run: list[tuple[str, int | None]] = []
+        run_file = ""
+        for field, (file, line) in fields:
+            if run and file != run_file:
+                self.add_many(parent, run_file, run)
+                run = []
+            run_file = file
+            run.append((field, line))
+        if run:
+            self.add_many(parent, run_file, run)
 
     def add_many(self, parent: str, file: str, leaves: Sequence[tuple[str, int | None]]) -> None:
         """``add(parent + leaf, file, line)`` for each ``(leaf, line)``, in order: what a port

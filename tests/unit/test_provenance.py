@@ -143,6 +143,28 @@ def test_add_many_records_what_adds_one_by_one_record() -> None:
                 assert many.lookup(parent + leaf) == one.lookup(parent + leaf)
 
 
+def test_add_runs_records_what_adds_one_by_one_record() -> None:
+    """``add_runs(parent, fields)`` == ``add(parent + field, file, line)`` in order, also when
+    the file changes between fields and back."""
+    rng = random.Random(11)
+    for _ in range(200):
+        parent = rng.choice(["ports.Ethernet0.", "nics.mlx5_0.", "x."])
+        fields = [
+            (
+                rng.choice(["mtu", "pfc_rx", "ecn.3", "a.b"]),
+                (rng.choice(["a", "b"]), rng.choice([None, 1, 9])),
+            )
+            for _ in range(rng.randint(0, 10))
+        ]
+        one, runs = Provenance(), Provenance()
+        for field, (file, line) in fields:
+            one.add(parent + field, file, line)
+        runs.add_runs(parent, fields)
+        assert list(runs.items()) == list(one.items())
+        for field, _ in fields:
+            assert runs.lookup(parent + field) == one.lookup(parent + field)
+
+
 def test_add_many_shares_shapes_like_add() -> None:
     prov = Provenance()
     for p in range(64):

@@ -51,7 +51,7 @@ from rocetune.platforms.cumulus.operational import (
     read_roce_oper,
 )
 from rocetune.platforms.cumulus.operational import read_interfaces as read_oper
-from rocetune.platforms.cumulus.ports import Where, build_port
+from rocetune.platforms.cumulus.ports import build_port
 from rocetune.platforms.cumulus.qos import QosPlan, resolve_qos
 from rocetune.platforms.cumulus.qos_common import Ctx
 from rocetune.platforms.cumulus.remark import tunnel_rewrites
@@ -254,28 +254,13 @@ def build(
         )
         ports[port_name] = built.port
         provenance.add(f"ports.{port_name}", *built.line)
-        _add_fields(provenance, f"ports.{port_name}.", built.lines)
+        provenance.add_runs(f"ports.{port_name}.", built.lines.items())
     if not ports and qos_line is not None:
         built = build_port(TEMPLATE_PORT, None, plan, (None, oper_file), issues)
         ports[TEMPLATE_PORT] = built.port.model_copy(update={"mtu": None, "template": True})
         provenance.add(f"ports.{TEMPLATE_PORT}", issues.file, qos_line)
-        _add_fields(provenance, f"ports.{TEMPLATE_PORT}.", built.lines)
+        provenance.add_runs(f"ports.{TEMPLATE_PORT}.", built.lines.items())
     return ports
-
-
-def _add_fields(provenance: Provenance, parent: str, lines: dict[str, Where]) -> None:
-    """``provenance.add(parent + field, file, line)`` for each field, in order, a run of
-    fields from one file at once."""
-    run: list[tuple[str, int | None]] = []
-    run_file = ""
-    for field, (file, line) in lines.items():
-        if file != run_file and run:
-            provenance.add_many(parent, run_file, run)
-            run = []
-        run_file = file
-        run.append((field, line))
-    if run:
-        provenance.add_many(parent, run_file, run)
 
 
 def _hostname(tree: ConfigTree, issues: Issues, provenance: Provenance) -> str | None:

@@ -107,18 +107,7 @@ def _nic_port(nic: Nic, provenance: Provenance) -> NicPort:
     parts = sorted(nic.parts, key=lambda p: (p.kind != "mlnx_qos", p.scope != "nic", p.order))
     if parts:
         provenance.add(f"nics.{nic.name}", parts[0].file, parts[0].line)
-    # add() per field, in order, as add_many does for each run of fields of one file
-    parent = f"nics.{nic.name}."
-    run: list[tuple[str, int | None]] = []
-    run_file = ""
-    for field, (file, line) in sorted(nic.refs.items()):
-        if run and file != run_file:
-            provenance.add_many(parent, run_file, run)
-            run = []
-        run_file = file
-        run.append((field, line))
-    if run:
-        provenance.add_many(parent, run_file, run)
+    provenance.add_runs(f"nics.{nic.name}.", sorted(nic.refs.items()))
     return NicPort.model_validate({**nic.values, "name": nic.name})
 
 

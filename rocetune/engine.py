@@ -310,7 +310,11 @@ class _Unverified:
 
     rules: dict[type[Rule], None]
     where: dict[str, bool]
-    """Port name or link label -> True for a link."""
+    """The first ``_MAX_LISTED + 1`` places, in the order first seen: port name or link
+    label -> True for a link (the finding lists no more; see ``count``)."""
+    count: int = 0
+    """Distinct places: every port/link this item left unverified (counted through
+    ``_Collected.marks``, so no item holds a dict of every port of its device)."""
 
 
 def _asserts_absence(rule: type[Rule], issue: Issue) -> bool:
@@ -336,8 +340,8 @@ def _unverified_findings(
         loc = f"{file}:{line}" if file and line else (file or "a line")
         where = list(what.where)
         listed = ", ".join(where[:_MAX_LISTED])
-        if len(where) > _MAX_LISTED:
-            listed += f" and {len(where) - _MAX_LISTED} more"
+        if what.count > _MAX_LISTED:
+            listed += f" and {what.count - _MAX_LISTED} more"
         who = ", ".join(f"{r.meta.code} {r.meta.name}" for r in what.rules)
         on = f" on {listed}" if listed else ""
         out.append(
@@ -346,7 +350,7 @@ def _unverified_findings(
                 name="missing-data",
                 severity=Severity.INFO,
                 device=device,
-                port=where[0] if len(where) == 1 and not what.where[where[0]] else None,
+                port=where[0] if what.count == 1 and not what.where[where[0]] else None,
                 message=f"could not verify: {loc} not understood ({text!r}); {who}{on}"
                 " not reported",
                 observed="not understood",
@@ -460,6 +464,9 @@ class _Collected:
         self.missing: dict[type[Rule], dict[str, _Missed]] = {}
         self.refs: dict[tuple[str, str | None], SourceRef | None] = {}
         self.unverified: dict[tuple[str, int], _Unverified] = {}
+        self.marks: dict[str, dict[str, int]] = {}
+        """Device -> place -> bit set of the device's unparsed items (by index) that left
+        the place unverified: one number per place, not one dict of places per item."""
         self.texts: dict[str, str] = {}  # equal texts of findings held once (share_texts)
         self.missed_texts = _Texts()  # the halves of Missing notes' items, numbered
 
@@ -480,9 +487,23 @@ class _Collected:
             what = self.unverified.setdefault(key, _Unverified({}, {}))
             what.rules[rule_cls] = None
             if rec.link is not None:
-                what.where[rec.link] = True
+                self._place(what, key, rec.link, True)
             elif rec.port is not None:
-                what.where[rec.port] = False
+                self._place(what, key, rec.port, False)
+
+    def _place(self, what: _Unverified, key: tuple[str, int], place: str, link: bool) -> None:
+        marks = self.marks.get(key[0])
+        if marks is None:
+            marks = self.marks[key[0]] = {}
+        bits = marks.get(place, 0)
+        bit = 1 << key[1]
+        if not bits & bit:  # first time for this item: counted, listed while few
+            marks[place] = bits | bit
+            what.count += 1
+            if len(what.where) <= _MAX_LISTED:
+                what.where[place] = link
+        elif place in what.where:
+            what.where[place] = link  # as a dict of every place: the last kind written
 
     def findings(self, fabric: Fabric, prov: _Prov, *, report_missing: bool) -> list[Finding]:
         found = self.found

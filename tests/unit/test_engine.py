@@ -102,3 +102,38 @@ def test_a_switch_without_ports_is_missing_data_not_a_pass() -> None:
     assert "no switch ports in the snapshot" in findings[0].message
     host = Fabric(devices={"h": Device(name="h", kind="host", platform="test")})
     assert "no NIC ports" in run_checks(host, [MtuProbe])[0].message
+
+
+def test_unverified_places_are_listed_and_counted_as_a_dict_of_every_place_would() -> None:
+    """_Collected keeps, per unparsed item, only the first places and a count (bit sets per
+    device and place): the listed places, their kinds and the count equal what one dict of
+    every place per item gives, for random orders, repeats and link/port mixes."""
+    import random
+
+    from rocetune.checks.base import Rule
+    from rocetune.engine import _MAX_LISTED, Record, _Collected
+
+    rng = random.Random(5)
+    places = [f"Ethernet{i}" for i in range(12)] + [f"link{i}" for i in range(4)]
+    for _ in range(300):
+        keys = [(rng.choice(["a", "b"]), rng.randint(0, 70)) for _ in range(rng.randint(1, 4))]
+        collected = _Collected()
+        reference: dict[tuple[str, int], dict[str, bool]] = {}
+        for _ in range(rng.randint(1, 60)):
+            place = rng.choice(places)
+            link = place.startswith("link") or rng.random() < 0.05
+            unverified = tuple(rng.sample(keys, rng.randint(1, len(keys))))
+            rec = Record(
+                unverified=unverified,
+                link=place if link else None,
+                port=None if link else place,
+            )
+            collected.add(Rule, rec)
+            for key in unverified:
+                reference.setdefault(key, {})[place] = link
+        assert collected.unverified.keys() == reference.keys()
+        for key, every in reference.items():
+            what = collected.unverified[key]
+            assert what.count == len(every)
+            assert list(what.where) == list(every)[: _MAX_LISTED + 1]
+            assert all(what.where[p] == every[p] for p in what.where)

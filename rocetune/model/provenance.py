@@ -450,10 +450,7 @@ class Provenance:
             slot = shape.index.get(path[cut:])
             if slot is None or slot >= shape.size:
                 return None
-            code = node.codes[slot]
-            base = node.base
-            if base is not None:  # packed
-                code = base + (code >> 1) if code & 1 else code >> 1
+            code = node.code(slot)
             line = code >> _FILE_BITS  # a new SourceRef per lookup: nothing grows on reading
             return SourceRef(self._files[code & (_MAX_FILES - 1)], line - 1 if line else None)
         assert node.own is not None

@@ -184,6 +184,22 @@ class Planner:
     ``running_config_hash``); None = every file except the operational outputs."""
 
 
+def lazy_changeset(module: str) -> ChangeSet:
+    """The ``changeset`` function of ``module``, imported on first use: only ``rocetune plan
+    --converge`` diffs whole running configs, so loading a platform (an audit, its ``fix:``
+    lines) does not load hier-config and its models."""
+
+    def changeset(
+        snapshot: Snapshot, rendered: dict[str, str], device: Device, target: DeviceTarget
+    ) -> PlatformPlan:
+        from importlib import import_module
+
+        real: ChangeSet = import_module(module).changeset
+        return real(snapshot, rendered, device, target)
+
+    return changeset
+
+
 def without_intent(remediate: Callable[[list[Fix], Snapshot, Device], PlatformPlan]) -> Remediator:
     """A :data:`Remediator` from a remediation that never needs the rendered intent."""
 

@@ -27,17 +27,17 @@ keys, any syntax error) is read with ruamel as before, so errors keep ruamel's w
 
 from __future__ import annotations
 
-from typing import Any
-
-from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.error import YAMLError
+from typing import TYPE_CHECKING, Any
 
 from rocetune import yamlc
 from rocetune.errors import ParseError
 from rocetune.platforms.cumulus.nvue_stream import Budget, apply_unset, load_events, plain_scalar
 from rocetune.platforms.cumulus.nvue_stream import key_name as _key
 from rocetune.platforms.cumulus.tree import ConfigTree, Issues, KeyPath, deep_merge
+
+if TYPE_CHECKING:
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+    from ruamel.yaml.error import YAMLError
 
 _REVISION_KEYS = frozenset({"header", "set", "unset"})
 
@@ -50,6 +50,10 @@ def load_yaml(text: str, file: str, issues: Issues) -> ConfigTree:
         return tree if tree is not None else _load_fast(body, file, issues)
     except yamlc.Unusual:
         pass
+    from ruamel.yaml import YAML
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+    from ruamel.yaml.error import YAMLError
+
     try:
         document = YAML(typ="rt").load(body)
     except YAMLError as exc:
@@ -172,6 +176,8 @@ def _error_position(exc: YAMLError, text: str) -> tuple[int, int | None]:
 
 
 def _read_revisions(items: CommentedSeq, tree: ConfigTree, issues: Issues, budget: Budget) -> None:
+    from ruamel.yaml.comments import CommentedMap
+
     for index, item in enumerate(items):
         line = _item_line(items, index)
         if not isinstance(item, CommentedMap):
@@ -183,6 +189,8 @@ def _read_revisions(items: CommentedSeq, tree: ConfigTree, issues: Issues, budge
 def _read_item(
     item: CommentedMap, line: int | None, tree: ConfigTree, issues: Issues, budget: Budget
 ) -> None:
+    from ruamel.yaml.comments import CommentedMap
+
     for key, value in item.items():
         name = _key(key)
         key_line = _key_line(item, key) or line
@@ -208,6 +216,8 @@ def _apply_set(node: CommentedMap, tree: ConfigTree, budget: Budget) -> None:
 
 def _plain(node: Any, path: KeyPath, lines: dict[KeyPath, int], budget: Budget) -> Any:
     """Convert a ruamel node to plain Python values, recording the line of every key."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
     budget.spend(node)
     if isinstance(node, CommentedMap):
         out: dict[str, Any] = {}

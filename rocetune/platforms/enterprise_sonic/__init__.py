@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from rocetune.model import PlatformLimits, WatchdogLimits
 from rocetune.platforms.base import Platform, fixed_commands, text_sniffer
-from rocetune.platforms.changes import Planner
+from rocetune.platforms.changes import Planner, lazy_changeset
 from rocetune.platforms.common.cli_errors import CISCO
-from rocetune.platforms.enterprise_sonic import changeset, commands, context, redact, remediate
+from rocetune.platforms.enterprise_sonic import commands, context, redact, remediate
 from rocetune.platforms.enterprise_sonic.parse import parse_snapshot
 
 __all__ = ["PLATFORM"]
@@ -50,7 +50,7 @@ PLATFORM = Platform(
     planner=Planner(
         remediate=remediate.remediate,
         simulate=remediate.simulate,
-        changeset=changeset.changeset,
+        changeset=lazy_changeset("rocetune.platforms.enterprise_sonic.changeset"),
         safe_apply="paste-verify-write-memory",
         fix_ext="esonic.cfg",
         comment="!",

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from rocetune.model import PlatformLimits, WatchdogLimits
 from rocetune.platforms.base import Platform, fixed_commands, lazy_transaction, text_sniffer
-from rocetune.platforms.changes import Planner, without_intent
+from rocetune.platforms.changes import Planner, lazy_changeset, without_intent
 from rocetune.platforms.common.cli_errors import CISCO
-from rocetune.platforms.eos import changeset, commands, context, counters, redact, remediate
+from rocetune.platforms.eos import commands, context, counters, redact, remediate
 from rocetune.platforms.eos.parse import MTU_MAX, parse_snapshot
 
 __all__ = ["PLATFORM"]
@@ -52,7 +52,7 @@ PLATFORM = Platform(
     planner=Planner(
         remediate=without_intent(remediate.remediate),
         simulate=remediate.simulate,
-        changeset=changeset.changeset,
+        changeset=lazy_changeset("rocetune.platforms.eos.changeset"),
         safe_apply="config-session-commit-timer",
         fix_ext="cfg",
         comment="!",

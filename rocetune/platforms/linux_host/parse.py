@@ -29,7 +29,6 @@ from rocetune.platforms.common.unparsed import account
 from rocetune.platforms.linux_host.assemble import Assembled, Nic, assemble
 from rocetune.platforms.linux_host.commands import is_script_file
 from rocetune.platforms.linux_host.outputs import Outputs, read_outputs
-from rocetune.platforms.linux_host.script import apply_scripts
 from rocetune.snapshot import Snapshot
 
 PLATFORM = "linux_host"
@@ -43,6 +42,8 @@ def parse_snapshot(snapshot: Snapshot, name: str, role: str | None) -> ParseResu
     scripts = [f for n, f in sorted(snapshot.files.items()) if is_script_file(n)]
     if not scripts:
         return _parse_outputs(snapshot, name, role)
+    from rocetune.platforms.linux_host.script import apply_scripts  # the script reader: lazily
+
     rest = {n: f for n, f in snapshot.files.items() if not is_script_file(n)}
     base = None
     if rest:

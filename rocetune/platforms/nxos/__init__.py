@@ -27,9 +27,9 @@ from __future__ import annotations
 
 from rocetune.model import PlatformLimits
 from rocetune.platforms.base import Platform, fixed_commands, lazy_transaction, text_sniffer
-from rocetune.platforms.changes import Planner, without_intent
+from rocetune.platforms.changes import Planner, lazy_changeset, without_intent
 from rocetune.platforms.common.cli_errors import CISCO
-from rocetune.platforms.nxos import changeset, commands, context, counters, redact, remediate
+from rocetune.platforms.nxos import commands, context, counters, redact, remediate
 from rocetune.platforms.nxos.parse import parse_snapshot
 
 __all__ = ["PLATFORM"]
@@ -51,7 +51,7 @@ PLATFORM = Platform(
     planner=Planner(
         remediate=without_intent(remediate.remediate),
         simulate=remediate.simulate,
-        changeset=changeset.changeset,
+        changeset=lazy_changeset("rocetune.platforms.nxos.changeset"),
         safe_apply="checkpoint-rollback",
         fix_ext="cfg",
         comment="!",

@@ -53,7 +53,8 @@ def test_unknown_command_is_a_usage_error() -> None:
 def test_lab_audit_imports_no_converge_or_script_reader() -> None:
     """The README's first command (the lab audit, with its ``fix:`` lines) never diffs whole
     running configs (``plan --converge``: hier-config and its models), falls back to ruamel
-    for NVUE YAML, or reads a host setup script: none of that is imported."""
+    for NVUE YAML, reads a host setup script or sniffs one (the shell parser): none of that
+    is imported."""
     from tests.paths import ROOT
 
     probe = (
@@ -64,7 +65,7 @@ def test_lab_audit_imports_no_converge_or_script_reader() -> None:
         "except SystemExit as exc:\n"
         "    print('EXIT', exc.code)\n"
         "lazy = ('hier_config', 'ruamel', 'rocetune.platforms.common.cli_changeset',"
-        " 'rocetune.platforms.linux_host.script')\n"
+        " 'rocetune.platforms.linux_host.script', 'rocetune.platforms.linux_host.script_parse')\n"
         "print('LOADED', sorted(m for m in lazy if m in sys.modules))\n"
     )
     done = subprocess.run(

@@ -20,7 +20,6 @@ import re
 from rocetune.platforms.base import never_raises
 from rocetune.platforms.linux_host import commands as c
 from rocetune.platforms.linux_host.names import valid_netdev, valid_rdma
-from rocetune.platforms.linux_host.script_sniff import is_script
 from rocetune.platforms.linux_host.segments import MAX_LINES, bare_command, prompt_command
 from rocetune.platforms.linux_host.unsupported import operator_kind
 from rocetune.snapshot import Command
@@ -50,6 +49,8 @@ def sniff(text: str) -> Command | None:
         return c.OPERATOR_TEMPLATE
     if body[0] == "{":
         return None  # JSON: lldpctl output is not host-specific (switches run lldpd too)
+    from rocetune.platforms.linux_host.script_sniff import is_script  # the shell parser: lazily
+
     if is_script(body):
         return c.SCRIPT
     lines = [ln.strip() for ln in body.splitlines()[:MAX_LINES]]

@@ -70,8 +70,8 @@ def parse_table(text: str, platform: str, sku: str) -> SkuTable:
 
 
 @cache
-def all_tables() -> tuple[SkuTable, ...]:
-    """Every shipped SKU table."""
+def _shipped() -> tuple[tuple[str, str], ...]:
+    """(platform, SKU) of every shipped table, in platform then file-name order."""
     root = files(__package__ or "rocetune.platforms.sonic").joinpath(_DIR)
     out = []
     for plat in sorted(root.iterdir(), key=lambda p: p.name):
@@ -79,8 +79,19 @@ def all_tables() -> tuple[SkuTable, ...]:
             continue
         for ini in sorted(plat.iterdir(), key=lambda p: p.name):
             if ini.name.endswith(".ini"):
-                out.append(parse_table(ini.read_text(), plat.name, ini.name[: -len(".ini")]))
+                out.append((plat.name, ini.name[: -len(".ini")]))
     return tuple(out)
+
+
+@cache
+def _table(platform: str, sku: str) -> SkuTable:
+    root = files(__package__ or "rocetune.platforms.sonic").joinpath(_DIR)
+    return parse_table(root.joinpath(platform, f"{sku}.ini").read_text(), platform, sku)
+
+
+def all_tables() -> tuple[SkuTable, ...]:
+    """Every shipped SKU table."""
+    return tuple(_table(plat, sku) for plat, sku in _shipped())
 
 
 @cache
@@ -103,7 +114,8 @@ def sku_table(platform: str | None, hwsku: str | None) -> SkuTable | None:
     """The table of a DEVICE_METADATA platform/hwsku, None when rocetune has none."""
     if not hwsku:
         return None
-    matches = [t for t in all_tables() if t.sku.lower() == hwsku.lower()]
+    wanted = hwsku.lower()  # only the tables of this SKU are read (177 are shipped)
+    matches = [_table(plat, sku) for plat, sku in _shipped() if sku.lower() == wanted]
     exact = [t for t in matches if platform and t.platform == platform]
     if exact:
         return exact[0]

@@ -59,6 +59,7 @@ def plan_audited(
     *,
     converge: bool = False,
     devices: Iterable[str] = (),
+    summary: bool = True,
 ) -> PlanReport:
     """The remediation (or ``converge``) plan of ``sources`` from the audit ``result``: each
     replayed change re-checked in delta form (:func:`replay_recheck`), with the audited
@@ -78,6 +79,7 @@ def plan_audited(
             converge=converge,
             devices=devices,
             recheck=replay_recheck,
+            summary=summary,
         )
 
 
@@ -195,7 +197,7 @@ def _plan(result: AuditResult, names: list[str]) -> dict[str, tuple[fixcache.Dev
             sources.append(Source(name, result.fabric.devices[name].platform, src))
     if not sources:
         return {}
-    report = plan_audited(result, sources, _region_lint, Severity.INFO)
+    report = plan_audited(result, sources, _region_lint, Severity.INFO, summary=False)
     out: dict[str, tuple[fixcache.DeviceFixes, bool]] = {}
     for dev in report.devices:
         mine: dict[str, list[str]] = {}

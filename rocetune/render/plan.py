@@ -280,6 +280,7 @@ def plan_fabric(  # noqa: PLR0917
     converge: bool = False,
     devices: Iterable[str] = (),
     recheck: Recheck | None = None,
+    summary: bool = True,
 ) -> PlanReport:
     """Plan every device of ``sources`` (or only ``devices``) from an audit's results.
 
@@ -287,10 +288,22 @@ def plan_fabric(  # noqa: PLR0917
     (:func:`rocetune.checks.memo.shared_per_device`): each re-check of a fabric with one
     device replaced recomputes only that device's part. ``recheck``: the re-check of one
     replayed device in delta form (both fabrics' findings where they can differ, see
-    :class:`rocetune.render.simulate.Recheck`); None: ``lint`` of both fabrics."""
+    :class:`rocetune.render.simulate.Recheck`); None: ``lint`` of both fabrics.
+    ``summary``: False skips the fabric-level part (``lint`` of the fabric before and with
+    every change replayed at once: ``also_fixes``, new findings, their notes), for callers
+    that read only each device's changes (the reports' ``fix:`` lines)."""
     with shared_per_device():
         return _plan_fabric(
-            fabric, findings, provenance, sources, lint, fail_on, converge, set(devices), recheck
+            fabric,
+            findings,
+            provenance,
+            sources,
+            lint,
+            fail_on,
+            converge,
+            set(devices),
+            recheck,
+            summary,
         )
 
 
@@ -304,6 +317,7 @@ def _plan_fabric(  # noqa: PLR0917
     converge: bool,
     wanted: set[str],
     recheck: Recheck | None = None,
+    summary: bool = True,
 ) -> PlanReport:
     """:func:`plan_fabric`'s body."""
     unknown = wanted - {s.name for s in sources}
@@ -328,19 +342,19 @@ def _plan_fabric(  # noqa: PLR0917
         ]
         for dev, got in rem.fixes.items()
     }
-    baseline = lint(fabric, provenance)
+    baseline = lint(fabric, provenance) if summary else []
     by_value = _first_by(findings, fps, _value_key)
     ctx = _Ctx(fabric, dict(provenance), baseline, by_value, fail_on, lint)
     ctx.neighbours = _neighbours(fabric)
     ctx.recheck = recheck
-    patched: dict[str, tuple[Device, Provenance]] = {}
+    patched: dict[str, tuple[Device, Provenance]] | None = {} if summary else None
     for src in sources:
         if wanted and src.name not in wanted:
             continue
         report.devices.append(
             _one(ctx, src.name, src.platform, src.snapshot, fixes, converge, patched)
         )
-    if patched and not converge:
+    if patched and not converge:  # the summary: every change replayed at once
         everything = with_devices(fabric, {n: d for n, (d, _) in patched.items()})
         prov = {**ctx.provenance, **{n: p for n, (_, p) in patched.items()}}
         outcome = compare(ctx.baseline, lint(everything, prov))
@@ -398,7 +412,7 @@ def _one(  # noqa: PLR0917
     source: Path | str | None,
     fixes: dict[str, list[Fix]],
     converge: bool,
-    patched: dict[str, tuple[Device, Provenance]],
+    patched: dict[str, tuple[Device, Provenance]] | None,
 ) -> DevicePlan:
     device = ctx.fabric.devices.get(name)
     if device is None or source is None:
@@ -418,7 +432,8 @@ def _one(  # noqa: PLR0917
             got.config_hash = config_hash(device.platform, snap)
             return got
         plan = _plan_device(ctx, name, snap, fixes[name])
-        if plan.changes and not any(n.startswith("not replayed") for n in plan.notes):
+        replayed = not any(n.startswith("not replayed") for n in plan.notes)
+        if patched is not None and plan.changes and replayed:
             patched[name] = _replay(ctx, name, snap, plan.changes)
         return plan
     except (ValueError, RocetuneError) as exc:

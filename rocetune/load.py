@@ -278,18 +278,46 @@ def cached_device(
     read; a snapshot not known that way is None, for the parser to read and hash)."""
     if not isinstance(source, Path):
         return None
-    identity = cache.identity(source, name, platform, role)
     if by_stat:
-        from rocetune.statindex import signature
+        known = known_key(name, source, platform, role, cache=cache)
+        return cached_entry(known, asic, cache=cache) if known is not None else None
+    identity = cache.identity(source, name, platform, role)
+    try:
+        _, key = _cache_key(cache, identity, source, name=name, platform=platform, role=role)
+    except SnapshotError:
+        return None
+    return cached_entry((identity, key), asic, cache=cache, probe=False) if key else None
 
-        sig = signature(source)
-        key = cache.index.known(identity, sig) if sig is not None else None
-    else:
-        try:
-            _, key = _cache_key(cache, identity, source, name=name, platform=platform, role=role)
-        except SnapshotError:
-            return None
-    hit = cache.get(key, identity=identity, probe=by_stat) if key is not None else None
+
+def known_key(
+    name: str,
+    source: Path | str | None,
+    platform: str | None,
+    role: str | None,
+    *,
+    cache: ParseCache,
+) -> tuple[str, str] | None:
+    """The (identity, key) of a snapshot whose stat signature is the one recorded with its
+    key (rocetune.statindex; nothing is read, no entry is opened); None otherwise (a
+    snapshot to read and hash, or a source :func:`load_device` must report)."""
+    if not isinstance(source, Path):
+        return None
+    from rocetune.statindex import signature
+
+    identity = cache.identity(source, name, platform, role)
+    sig = signature(source)
+    key = cache.index.known(identity, sig) if sig is not None else None
+    return (identity, key) if key is not None else None
+
+
+def cached_entry(
+    known: tuple[str, str], asic: str | None, *, cache: ParseCache, probe: bool = True
+) -> Loaded | None:
+    """The cached parse of ``known`` (:func:`known_key`) as :func:`load_device` gives it;
+    None when its entry is absent or not usable (``probe``: that miss is not counted, the
+    caller parses the snapshot and counts it then)."""
+    identity, key = known
+    hit = cache.get(key, identity=identity, probe=probe)
     if hit is None:
         return None
     return Loaded(result=_with_asic(hit, asic), cached=True, key=key)

@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from rocetune.load import Loaded, cached_device, entry_device, load_device
+from rocetune.load import Loaded, cached_entry, entry_device, known_key, load_device
 from rocetune.model.share import Sharer, sharing
 
 if TYPE_CHECKING:
@@ -179,33 +179,73 @@ def load_all(
 ) -> Iterator[Loaded]:
     """Each job's :class:`Loaded`, in the order of ``jobs``. With ``cache``
     (rocetune.parsecache): devices whose snapshot is unchanged by its stat signature come
-    from the cache in this process, the others are parsed (in the pool when there are
-    enough of them); the stat index is saved at the end."""
+    from the cache in this process, the others are parsed; the stat index is saved at the
+    end.
+
+    The unchanged snapshots are found first (a stat of each, no entry read), so that the
+    pool parses the others while this process decodes the entries of the unchanged ones (a
+    re-audit of a big fleet where a few devices changed does both at once). A device whose
+    entry turns out unusable is parsed after them."""
     if cache is None:
         yield from _parse(jobs, processes, None)
         return
-    done: list[Loaded | None] = []
-    todo: list[Job] = []
-    for job in jobs:
-        hit = cached_device(
-            job.name, job.source, job.platform, job.role, job.asic, cache=cache, by_stat=True
-        )
-        done.append(hit)
-        if hit is None:
-            todo.append(job)
-    parsed = iter(list(_parse(todo, processes, cache)))
-    out = [item if item is not None else next(parsed) for item in done]
+    known = [known_key(j.name, j.source, j.platform, j.role, cache=cache) for j in jobs]
+    out: list[Loaded | None] = [None] * len(jobs)
+    todo = [i for i, k in enumerate(known) if k is None]
+    late: list[int] = []
+    count = _overlapped(processes, len(jobs), len(todo))
+    with _started([jobs[i] for i in todo], count, cache) as parsed:
+        for i, k in enumerate(known):
+            if k is not None:
+                out[i] = cached_entry(k, jobs[i].asic, cache=cache)
+                if out[i] is None:  # known by its signature, entry gone or damaged
+                    late.append(i)
+        for i, got in zip(todo, parsed, strict=True):
+            out[i] = got
+    for i, got in zip(late, _parse([jobs[i] for i in late], processes, cache), strict=True):
+        out[i] = got
     cache.save_index()
-    yield from out
+    for item in out:
+        assert item is not None  # every job is a hit, parsed, or parsed late
+        yield item
+
+
+def _overlapped(processes: int | None, jobs: int, todo: int) -> int:
+    """Processes to parse ``todo`` of ``jobs`` snapshots while this process decodes the
+    cache entries of the others (0: parse in this process). ``processes`` given: as
+    :func:`_parse`. Else a pool only when the whole run would have one (small fleets stay
+    in this process), at most one process per snapshot to parse, and one fewer than the
+    CPUs when this process has more entries to decode than there are snapshots to parse
+    (it keeps a CPU busy meanwhile)."""
+    if processes is not None:
+        count = process_count(processes, todo)
+        return count if count > 1 else 0
+    whole = process_count(None, jobs)
+    if whole <= 1 or todo == 0:
+        return 0
+    count = min(whole, todo)
+    if count > 1 and jobs - todo > todo:
+        count -= 1
+    return count
 
 
 def _parse(
     jobs: Sequence[Job], processes: int | None, cache: ParseCache | None
 ) -> Iterator[Loaded]:
     count = process_count(processes, len(jobs))
-    if count <= 1 or not hasattr(os, "fork"):
-        for job in jobs:
-            yield _load(job, cache)
+    with _started(jobs, count if count > 1 else 0, cache) as parsed:
+        yield from parsed
+
+
+@contextmanager
+def _started(
+    jobs: Sequence[Job], count: int, cache: ParseCache | None
+) -> Iterator[Iterator[Loaded]]:
+    """The parses of ``jobs``, in their order: by a pool of ``count`` forked processes that
+    starts on them now (the pool ends with the block), or with ``count`` 0 in this process
+    as they are iterated."""
+    if count < 1 or not jobs or not hasattr(os, "fork"):
+        yield (_load(job, cache) for job in jobs)
         return
     import multiprocessing
 
@@ -214,20 +254,30 @@ def _parse(
     try:
         chunk = max(1, min(16, len(jobs) // (count * 8)))
         results = pool.imap(_load_in_worker, jobs, chunksize=chunk)
-        for job, (got, journal, counts) in zip(jobs, results, strict=True):
-            item = _from_worker(job, got, cache)
-            if cache is not None:
-                cache.index.apply(journal)
-                cache.hits += counts[0]
-                cache.misses += counts[1]
-                cache.ignored += counts[2]
-                cache.write_errors += counts[3]
-            yield item
+        yield _received(jobs, results, cache)
         pool.close()
     finally:
         _worker_cache.clear()
         pool.terminate()
         pool.join()
+
+
+def _received(
+    jobs: Sequence[Job],
+    results: Iterator[tuple[Loaded | Entry, list[tuple[str, list[Any]]], Counts]],
+    cache: ParseCache | None,
+) -> Iterator[Loaded]:
+    """The pool's results as :class:`Loaded`, with what the workers recorded and counted
+    added to ``cache``."""
+    for job, (got, journal, counts) in zip(jobs, results, strict=True):
+        item = _from_worker(job, got, cache)
+        if cache is not None:
+            cache.index.apply(journal)
+            cache.hits += counts[0]
+            cache.misses += counts[1]
+            cache.ignored += counts[2]
+            cache.write_errors += counts[3]
+        yield item
 
 
 def _from_worker(job: Job, got: Loaded | Entry, cache: ParseCache | None) -> Loaded:

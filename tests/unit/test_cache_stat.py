@@ -281,3 +281,81 @@ def test_lazy_provenance_equals_pickles_and_copies_as_a_plain_one(tmp_path: Path
         assert dict(again.items()) == dict(plain.provenance[name].items())
         assert dict(copy.deepcopy(prov).items()) == dict(again.items())
         assert prov == again
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork only")
+def test_the_pool_parses_the_changed_while_the_parent_decodes_the_unchanged(
+    lab: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A re-audit with one snapshot changed: the pool is started on it before any cached
+    entry is decoded, and the changed snapshot is parsed, never taken from its old entry."""
+    from rocetune.api import parsing
+
+    api.audit(lab, cache=ParseCache(tmp_path / "c"))
+    config = lab.parent / "snapshots" / "leaf1" / "show_runningconfiguration_all.json"
+    config.write_text(config.read_text().replace("9214", "1500"))  # same size, other content
+    monkeypatch.setattr(parsing, "DEVICES_PER_PROCESS", 1)
+    monkeypatch.setattr(parsing, "cpus", lambda: 2)
+    events: list[str] = []
+    real_started, real_entry = parsing._started, load.cached_entry
+
+    def started(jobs: Any, count: int, cache: Any) -> Any:
+        events.append(f"start {[j.name for j in jobs]} {count}")
+        return real_started(jobs, count, cache)
+
+    def entry(known: Any, asic: Any, **kw: Any) -> Any:
+        events.append("decode")
+        return real_entry(known, asic, **kw)
+
+    monkeypatch.setattr(parsing, "_started", started)
+    monkeypatch.setattr(parsing, "cached_entry", entry)
+    warm = ParseCache(tmp_path / "c")
+    got = api.audit(lab, cache=warm)
+    # one worker: this process decodes the 9 others meanwhile
+    assert events[0] == "start ['leaf1'] 1"
+    assert events[1:] == ["decode"] * (LAB_DEVICES - 1) + ["start [] 0"]
+    assert (warm.hits, warm.misses) == (LAB_DEVICES - 1, 1)
+    assert report(got) == report(api.audit(lab))
+
+
+def test_an_entry_gone_behind_a_known_signature_is_parsed_after_the_others(
+    lab: Path, tmp_path: Path, parses: list[str]
+) -> None:
+    """The index knows the snapshot, its entry is gone or damaged: parsed (late), counted as
+    a miss, the report that of a run without the cache."""
+    api.audit(lab, cache=ParseCache(tmp_path / "c"))
+    entries = sorted((tmp_path / "c" / parsecache.CACHE_VERSION).glob("??/*.json"))
+    entries[0].unlink()
+    entries[1].write_bytes(entries[1].read_bytes()[:-10])
+    parses.clear()
+    warm = ParseCache(tmp_path / "c")
+    got = api.audit(lab, cache=warm)
+    assert len(parses) == 2
+    assert (warm.hits, warm.misses, warm.ignored) == (LAB_DEVICES - 2, 2, 1)
+    assert report(got) == report(api.audit(lab))
+
+
+@pytest.mark.parametrize(
+    ("case", "count"),
+    [
+        ((None, 2, 10_500, 105), 1),  # the parent decodes 10,395 entries meanwhile
+        ((None, 2, 10_500, 10_500), 2),  # cold: nothing to decode
+        ((None, 4, 10_500, 105), 3),
+        ((None, 4, 10_500, 2), 1),
+        ((None, 2, 10_500, 0), 0),
+        ((None, 2, 100, 10), 0),  # a small fleet stays in this process
+        ((None, 1, 10_500, 105), 0),
+        ((1, 2, 10_500, 105), 0),  # --processes 1: never a pool
+        ((2, 2, 10_500, 105), 2),
+        ((2, 2, 10_500, 1), 0),
+    ],
+)
+def test_processes_beside_decoding(
+    monkeypatch: pytest.MonkeyPatch, case: tuple[int | None, int, int, int], count: int
+) -> None:
+    """(--processes, CPUs, devices, snapshots to parse) -> processes in the pool."""
+    from rocetune.api import parsing
+
+    processes, cpus, jobs, todo = case
+    monkeypatch.setattr(parsing, "cpus", lambda: cpus)
+    assert parsing._overlapped(processes, jobs, todo) == count

@@ -365,6 +365,7 @@ class CheckStore:
         whole = len(strings.table) > 2 * max(self._base, 1024)
         if whole:
             strings, sets = _Strings([]), []
+        whole = whole or not strings.table  # no pack read: its table is written whole now
         numbers = {codes: i for i, codes in enumerate(sets)}
         subjects: dict[str, list[Any]] = {}
         for key in (*self._used, *self._put):

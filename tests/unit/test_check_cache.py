@@ -7,6 +7,7 @@ import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -255,3 +256,33 @@ def test_the_string_table_is_written_whole_when_it_doubled(
         assert len(table) <= used + 50
     else:
         assert table[: used + junk] == pack["strings"]
+
+
+def test_a_first_pack_is_written_whole_and_read_again_as_it_is(
+    lab: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first pack (no pack read) records its table as written whole: the next run
+    with one device changed encodes only that device's subjects (it re-encoded every
+    subject when the first pack said its table was never written whole)."""
+    import json
+
+    from rocetune import checkcache
+
+    inventory = _inv(lab)
+    api.audit(inventory, cache=ParseCache(tmp_path / "c"))
+    (pack_path,) = (tmp_path / "c").rglob("checks/*.json")
+    pack = json.loads(pack_path.read_text())
+    assert pack["base"] == len(pack["strings"]) > 0
+    encoded: list[int] = []
+    real = checkcache._encode
+
+    def encode(records: list[Any], strings: Any) -> Any:
+        encoded.append(len(records))
+        return real(records, strings)
+
+    monkeypatch.setattr(checkcache, "_encode", encode)
+    _edit_leaf1(lab)
+    got = _reports(api.audit(inventory, cache=ParseCache(tmp_path / "c")))
+    assert got == _reports(api.audit(inventory))
+    stored = sum(len(by_code) for _, by_code in pack["subjects"].values())
+    assert 0 < len(encoded) < stored, (len(encoded), stored)

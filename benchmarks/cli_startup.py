@@ -4,7 +4,7 @@ Usage::
 
     python benchmarks/cli_startup.py               # 10 rounds
     python benchmarks/cli_startup.py --rounds 20
-    python benchmarks/cli_startup.py --tree ../main   # another checkout's code, same Python
+    python benchmarks/cli_startup.py --tree OLD --tree .   # A/B: two checkouts, interleaved
 
 Every run is a fresh ``python -m rocetune ...`` process (interpreter start, imports, work),
 run from a temporary directory holding a copy of ``inventories/lab`` so the report's paths
@@ -20,7 +20,10 @@ every row alike):
 - ``audit one edited``: one snapshot file (``configs/leaf4.yaml``) had a comment line
   appended since the warm run, the same cache.
 
-Files are older than 2 s when read (:data:`RACY`), as after a hand edit.
+Files are older than 2 s when read (:data:`RACY`), as after a hand edit. With several
+``--tree`` (checkouts run with the same Python, their code first on ``PYTHONPATH``), each
+round runs every row of every tree in turn, so the baseline is measured in the same run; the
+ratio column is the CPU median over the first tree's.
 
 Printed per row: the median, min and max of wall seconds and the median CPU seconds
 (user + sys of the process, from ``RUSAGE_CHILDREN``). Every audit report must equal the
@@ -50,6 +53,9 @@ RACY = 2.5
 again on the next run (rocetune.statindex), which a user editing by hand never sees."""
 
 
+Times = dict[str, list[tuple[float, float]]]
+
+
 def run(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float, bytes]:
     """One fresh process: wall seconds, CPU seconds (user + sys), stdout."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -70,57 +76,79 @@ def run(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float, 
     return wall, cpu, proc.stdout
 
 
+class Tree:
+    """One checkout under test: its environment and its copy of the lab."""
+
+    def __init__(self, path: Path, work: Path) -> None:
+        self.path = path
+        self.env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        self.env["PYTHONPATH"] = os.pathsep.join(
+            filter(None, [str(path), self.env.get("PYTHONPATH")])
+        )
+        self.work = work
+        shutil.copytree(path / "inventories" / "lab", work / "inventories" / "lab")
+        self.times: Times = {}
+
+    def row(self, name: str, argv: list[str], timed: bool) -> bytes:
+        """Run one row; keep its times when ``timed``."""
+        wall, cpu, out = run(argv, self.work, self.env)
+        if timed:
+            self.times.setdefault(name, []).append((wall, cpu))
+        return out
+
+    def round(self, number: int, timed: bool) -> None:
+        """Every row once; the audit reports must equal the ``--no-cache`` run's."""
+        audit = ["audit", INVENTORY]
+        cache = self.work / f"cache{number}"
+        self.row("--help", ["--help"], timed)
+        plain = self.row("audit --no-cache", [*audit, "--no-cache"], timed)
+        opts = ["--cache-dir", str(cache)]
+        reports = [("audit first run", self.row("audit first run", [*audit, *opts], timed))]
+        reports.append(("audit warm", self.row("audit warm", [*audit, *opts], timed)))
+        edited = self.work / EDITED
+        edited.write_text(edited.read_text(encoding="utf-8") + f"# edit {number}\n")
+        time.sleep(RACY)
+        reports.append(("audit one edited", self.row("audit one edited", [*audit, *opts], timed)))
+        for name, out in reports:
+            if out != plain:
+                raise SystemExit(
+                    f"{self.path}: {name}: the report differs from the --no-cache run's"
+                )
+        shutil.rmtree(cache, ignore_errors=True)
+
+
 def main() -> None:
-    """Copy the lab, run the rows round-robin, print the table."""
+    """Copy the lab per tree, run the rows round-robin, print the tables."""
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--rounds", type=int, default=10, help="timed runs per row (default 10)")
     ap.add_argument(
-        "--tree", type=Path, default=ROOT, help="the rocetune checkout to run (default: this one)"
+        "--tree",
+        type=Path,
+        action="append",
+        help="a rocetune checkout to run (repeat for an A/B; default: this one)",
     )
     args = ap.parse_args()
-    tree = args.tree.resolve()
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tree), env.get("PYTHONPATH")]))
     work = Path(tempfile.mkdtemp(prefix="rocetune-bench-cli-"))
     try:
-        shutil.copytree(tree / "inventories" / "lab", work / "inventories" / "lab")
-        edited = work / EDITED
+        paths = [p.resolve() for p in args.tree or [ROOT]]
+        trees = [Tree(path, work / str(i)) for i, path in enumerate(paths)]
         time.sleep(RACY)
-        audit = ["audit", INVENTORY]
-        times: dict[str, list[tuple[float, float]]] = {}
-        reports: list[tuple[str, bytes]] = []
-
-        def row(name: str, argv: list[str], timed: bool) -> bytes:
-            wall, cpu, out = run(argv, work, env)
-            if timed:
-                times.setdefault(name, []).append((wall, cpu))
-            return out
-
-        for round_ in range(args.rounds + 1):
-            timed = round_ > 0  # round 0 writes byte code and warms the OS caches
-            cache = work / f"cache{round_}"
-            row("--help", ["--help"], timed)
-            plain = row("audit --no-cache", [*audit, "--no-cache"], timed)
-            opts = ["--cache-dir", str(cache)]
-            reports.append(("audit first run", row("audit first run", [*audit, *opts], timed)))
-            reports.append(("audit warm", row("audit warm", [*audit, *opts], timed)))
-            edited.write_text(edited.read_text(encoding="utf-8") + f"# edit {round_}\n")
-            time.sleep(RACY)
-            reports.append(("audit one edited", row("audit one edited", [*audit, *opts], timed)))
-            for name, out in reports:
-                if out != plain:
-                    raise SystemExit(f"{name}: the report differs from the --no-cache run's")
-            reports.clear()
-            shutil.rmtree(cache, ignore_errors=True)
-        print(f"{'run':<18} {'wall median':>12} {'min':>7} {'max':>7} {'CPU median':>11}")
-        for name, got in times.items():
-            walls = [w for w, _ in got]
-            cpus = [c for _, c in got]
-            print(
-                f"{name:<18} {statistics.median(walls):>12.3f} {min(walls):>7.3f}"
-                f" {max(walls):>7.3f} {statistics.median(cpus):>11.3f}"
-            )
-        print(f"({args.rounds} runs each; {tree}; {sys.executable})")
+        for number in range(args.rounds + 1):
+            for tree in trees:  # round 0 writes byte code and warms the OS caches
+                tree.round(number, timed=number > 0)
+        base = trees[0].times
+        for tree in trees:
+            print(f"\n{tree.path} ({args.rounds} runs each, {sys.executable})")
+            head = f"{'wall median':>12} {'min':>7} {'max':>7} {'CPU median':>11} {'ratio':>6}"
+            print(f"{'run':<18} {head}")
+            for name, got in tree.times.items():
+                walls = [w for w, _ in got]
+                cpu = statistics.median(c for _, c in got)
+                ratio = cpu / statistics.median(c for _, c in base[name])
+                print(
+                    f"{name:<18} {statistics.median(walls):>12.3f} {min(walls):>7.3f}"
+                    f" {max(walls):>7.3f} {cpu:>11.3f} {ratio:>6.2f}"
+                )
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -22,7 +22,7 @@ from typing import Any
 from rocetune.collect import known_hosts, shell_batch
 from rocetune.collect.ciphers import aead_first
 from rocetune.collect.reasons import CollectError, Reason
-from rocetune.collect.target import Target, Timeouts, Trust, endpoint
+from rocetune.collect.target import Endpoint, Target, Timeouts, Trust, endpoint
 from rocetune.collect.transport import check_command, finish_text, quiet_paramiko
 from rocetune.session import Output, Session
 
@@ -42,24 +42,91 @@ def _failure(exc: Exception, command: str) -> CollectError:
     return CollectError(Reason.DISCONNECTED, "the device closed the connection", command)
 
 
-class ExecSession:
-    """A paramiko connection; commands in exec channels, ``lanes`` channels at a time."""
+class LaneResults:
+    """What the paramiko and asyncio exec sessions share: their limits, and the outputs
+    from what a channel returned (a lone command's, or a lane's framed batch)."""
 
     batch = BATCH
 
     def __init__(
         self,
-        client: Any,
         read_timeout: float,
         lanes: int = LANES,
         device_timeout: float = float("inf"),
         max_output_bytes: int = 64 * 2**20,
     ) -> None:
-        self.client, self.read_timeout, self.lanes = client, read_timeout, lanes
+        self.read_timeout, self.lanes = read_timeout, lanes
         self.device_deadline = time.monotonic() + device_timeout
         self.max_output = max_output_bytes
         self.blocks = False
         """Truncated outputs as blocks (:attr:`rocetune.session.Output.blocks`)."""
+
+    def split(self, commands: Sequence[str]) -> list[list[str]]:
+        """Check the commands; spread them round robin over up to ``lanes`` lanes."""
+        for command in commands:
+            check_command(command)
+        return [list(commands[i :: self.lanes]) for i in range(min(self.lanes, len(commands)))]
+
+    def single(
+        self, stream: shell_batch.Stream, err: str, status: int, over: bool, seconds: float
+    ) -> Output:
+        """The output of one command run alone on its channel (``plain`` stream)."""
+        if over:
+            return self._truncated(stream, seconds)
+        out = stream.text()
+        error = None
+        if status != 0:
+            lines = err.strip().splitlines()
+            error = (lines[0] if lines else f"exit status {status}")[:200]
+        return Output(finish_text(out), error, seconds)
+
+    def take_lane(
+        self,
+        lane: Sequence[str],
+        stream: shell_batch.Stream,
+        end: tuple[str, int, bool],
+        seconds: float,
+        results: dict[str, Output],
+    ) -> list[str]:
+        """Put a finished lane's outputs into ``results``; return the lane's commands to run
+        again (those after an output that went past the cap: its channel was closed there).
+
+        A lane that ran none of its commands with exit status 126/127 means the host has no
+        POSIX sh (COMMAND_ERROR); one that stopped early, a lost connection (DISCONNECTED).
+        """
+        err, status, over = end
+        framed = stream.done
+        rest: list[str] = []
+        if over:
+            results[lane[len(framed)]] = self._truncated(stream, seconds)
+            rest = list(lane[len(framed) + 1 :])
+        elif not framed and status in (126, 127):
+            raise CollectError(Reason.COMMAND_ERROR, _no_sh(err, status), lane[0])
+        elif len(framed) < len(lane):
+            pending = lane[len(framed)]
+            raise CollectError(Reason.DISCONNECTED, "the batch ended early", pending)
+        for command, item in zip(lane, framed, strict=False):
+            error = None
+            if item.status != 0:
+                error = (item.stderr_line or f"exit status {item.status}")[:200]
+            results[command] = Output(finish_text(item.stdout), error, seconds)
+        return rest
+
+    def _truncated(self, stream: shell_batch.Stream, seconds: float) -> Output:
+        """The output of a command that went past the cap, up to its last complete line."""
+        if self.blocks:
+            blocks = (b.replace("\r\n", "\n") for b in stream.truncated_blocks())
+            return Output("", None, seconds, truncated_at=self.max_output, blocks=blocks)
+        text = finish_text(stream.truncated())
+        return Output(text, None, seconds, truncated_at=self.max_output)
+
+
+class ExecSession(LaneResults):
+    """A paramiko connection; commands in exec channels, ``lanes`` channels at a time."""
+
+    def __init__(self, client: Any, read_timeout: float, **limits: Any) -> None:
+        super().__init__(read_timeout, **limits)
+        self.client = client
 
     def _start(self, line: str, first: str) -> Any:
         try:
@@ -125,15 +192,7 @@ class ExecSession:
         start = time.monotonic()
         stream = shell_batch.Stream("", self.max_output, plain=True)
         err, status, over = self._read(self._start(command, command), command, 1, stream)
-        seconds = time.monotonic() - start
-        if over:
-            return self._truncated(stream, seconds)
-        out = stream.text()
-        error = None
-        if status != 0:
-            lines = err.strip().splitlines()
-            error = (lines[0] if lines else f"exit status {status}")[:200]
-        return Output(finish_text(out), error, seconds)
+        return self.single(stream, err, status, over, time.monotonic() - start)
 
     def run_many(self, commands: Sequence[str]) -> list[Output]:
         """Run commands spread over ``lanes`` channels at once; outputs in order.
@@ -141,11 +200,9 @@ class ExecSession:
         A command whose output goes past the cap is kept truncated; its lane's channel is
         closed there and the lane's remaining commands run again on new channels.
         """
-        for command in commands:
-            check_command(command)
-        if len(commands) == 1:
+        lanes = self.split(commands)
+        if len(lanes) == 1 and len(commands) == 1:
             return [self.run(commands[0])]
-        lanes = [list(commands[i :: self.lanes]) for i in range(min(self.lanes, len(commands)))]
         start = time.monotonic()
         marker = shell_batch.new_marker()
         chans = [self._start(shell_batch.exec_line(lane, marker), lane[0]) for lane in lanes]
@@ -153,33 +210,12 @@ class ExecSession:
         rest: list[str] = []
         for lane, chan in zip(lanes, chans, strict=True):
             stream = shell_batch.Stream(marker, self.max_output)
-            err, status, over = self._read(chan, lane[0], len(lane), stream)
-            framed = stream.done
+            end = self._read(chan, lane[0], len(lane), stream)
             seconds = (time.monotonic() - start) / len(lane)
-            if over:
-                results[lane[len(framed)]] = self._truncated(stream, seconds)
-                rest += lane[len(framed) + 1 :]
-            elif not framed and status in (126, 127):
-                raise CollectError(Reason.COMMAND_ERROR, _no_sh(err, status), lane[0])
-            elif len(framed) < len(lane):
-                pending = lane[len(framed)]
-                raise CollectError(Reason.DISCONNECTED, "the batch ended early", pending)
-            for command, item in zip(lane, framed, strict=False):
-                error = None
-                if item.status != 0:
-                    error = (item.stderr_line or f"exit status {item.status}")[:200]
-                results[command] = Output(finish_text(item.stdout), error, seconds)
+            rest += self.take_lane(lane, stream, end, seconds, results)
         if rest:
             results.update(zip(rest, self.run_many(rest), strict=True))
         return [results[c] for c in commands]
-
-    def _truncated(self, stream: shell_batch.Stream, seconds: float) -> Output:
-        """The output of a command that went past the cap, up to its last complete line."""
-        if self.blocks:
-            blocks = (b.replace("\r\n", "\n") for b in stream.truncated_blocks())
-            return Output("", None, seconds, truncated_at=self.max_output, blocks=blocks)
-        text = finish_text(stream.truncated())
-        return Output(text, None, seconds, truncated_at=self.max_output)
 
     def close(self) -> None:
         """Close the connection, ignoring errors."""
@@ -195,9 +231,12 @@ class ExecTransport:
 
     def open(self, target: Target) -> Session:
         """Connect and authenticate with the same trust and timeouts as netmiko."""
+        return self.open_at(target, endpoint(target))
+
+    def open_at(self, target: Target, ep: Endpoint) -> Session:
+        """:meth:`open` with the target's endpoint already resolved."""
         import paramiko  # type: ignore[import-untyped,unused-ignore]
 
-        ep = endpoint(target)
         quiet_paramiko()
         client = paramiko.SSHClient()
         if self.trust.insecure:
@@ -224,7 +263,8 @@ class ExecTransport:
         except BaseException:
             client.close()
             raise
-        return ExecSession(client, t.read, self.lanes, t.device, t.max_output_bytes)
+        limits = {"lanes": self.lanes, "device_timeout": t.device}
+        return ExecSession(client, t.read, **limits, max_output_bytes=t.max_output_bytes)
 
 
 def _trust_keys(client: Any, trust: Trust, host: str, port: int) -> None:

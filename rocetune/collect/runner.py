@@ -14,8 +14,8 @@ from itertools import chain
 from pathlib import Path
 from typing import Protocol
 
+from rocetune.collect.aio_exec import AioExecTransport
 from rocetune.collect.credentials import CredentialError, CredentialSource
-from rocetune.collect.exec_channel import ExecTransport
 from rocetune.collect.job import Job, Outcome
 from rocetune.collect.options import CollectOptions
 from rocetune.collect.pool import run_jobs
@@ -96,13 +96,17 @@ def _job(
 def _transports(options: CollectOptions) -> dict[str, Transport]:
     return {
         "netmiko": NetmikoTransport(options.timeouts, options.trust),
-        "exec": ExecTransport(options.timeouts, options.trust),
+        "exec": AioExecTransport(options.timeouts, options.trust),
     }
 
 
 def _preload(jobs: Sequence[Job]) -> None:
-    """Import the SSH libraries once, before the workers race for the import lock."""
-    if jobs:
+    """Import the SSH libraries the jobs use once, before the workers race for the import
+    lock (exec hosts need asyncssh only, unless one goes through a ProxyCommand)."""
+    kinds = {type(job.transport) for job in jobs}
+    if AioExecTransport in kinds:
+        import asyncssh  # noqa: F401
+    if kinds - {AioExecTransport} or any(job.target.ssh_config for job in jobs):
         import netmiko  # noqa: F401
         import paramiko  # type: ignore[import-untyped,unused-ignore]  # noqa: F401
 

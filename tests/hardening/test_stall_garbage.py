@@ -4,7 +4,8 @@ after its connect/banner limit and the retries, reports them as not collected (e
 leaves no snapshot for them; an endless stream is never held whole.
 
 The peers are raw TCP servers in this process (no SSH library), so what the client sees is
-exactly what a hostile or misconfigured port would send.
+exactly what a hostile or misconfigured port would send. Each peer serves a switch
+(netmiko) and a Linux host (the asyncio exec transport).
 """
 
 from __future__ import annotations
@@ -58,9 +59,13 @@ class _Peer:
         self.sock.close()
 
 
+PLATFORMS = {"sw": "eos", "h": "linux_host"}
+"""Name prefix -> platform: a switch (netmiko) and a host (the asyncio exec transport)."""
+
+
 @pytest.fixture
 def peers() -> Iterator[dict[str, _Peer]]:
-    made = {mode: _Peer(mode) for mode in ("stall", "garbage")}
+    made = {f"{kind}-{mode}": _Peer(mode) for kind in PLATFORMS for mode in ("stall", "garbage")}
     yield made
     for peer in made.values():
         peer.close()
@@ -73,8 +78,9 @@ def test_stalling_and_garbage_peers_are_given_up_and_reported(
     inventory.write_text(
         "devices:\n"
         + "".join(
-            f"  sw-{mode}: {{host: 127.0.0.1, port: {peer.port}, platform: eos, username: u}}\n"
-            for mode, peer in peers.items()
+            f"  {name}: {{host: 127.0.0.1, port: {peer.port}, username: u, "
+            f"platform: {PLATFORMS[name.split('-')[0]]}}}\n"
+            for name, peer in peers.items()
         ),
         encoding="utf-8",
     )
@@ -90,9 +96,10 @@ def test_stalling_and_garbage_peers_are_given_up_and_reported(
         env={"ROCETUNE_PASSWORD": "x", "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
     )  # fmt: skip
     assert done.returncode == 3, done.stderr
-    for mode, peer in peers.items():
-        assert peer.accepted >= 2, f"{mode}: connected and retried once"
-        assert f"sw-{mode}: banner timeout" in done.stderr, done.stderr
-        assert not (out / f"sw-{mode}").exists()
+    for name, peer in peers.items():
+        assert peer.accepted >= 2, f"{name}: connected and retried once"
+        assert f"{name}: banner timeout" in done.stderr, done.stderr
+        assert f"{name}: banner timeout: no SSH banner received (after 2 attempts)" in done.stderr
+        assert not (out / name).exists()
     assert "GARBAGE" not in done.stderr + done.stdout, "the peer's bytes are not echoed"
-    assert "collected 0/2 device(s)" in done.stderr
+    assert "collected 0/4 device(s)" in done.stderr

@@ -91,6 +91,17 @@ HOSTILE: dict[str, dict[str, Any]] = {
     },
 }
 """Hostile peers (tests/hardening/test_hostile_peers.py)."""
+HOST_FAULTS: dict[str, dict[str, Any]] = {
+    "fh-auth": {**GPU01, "auth": "reject"},
+    "fh-authdelay": {**GPU01, "auth_delay_s": 3},
+    "fh-slow": {**GPU01, "command_latency_ms": {"mlnx_qos -i eth2": 15000}},
+    "fh-drop": {**GPU01, "disconnect_on": "mlnx_qos -i eth2"},
+    "fh-tarpit": {**GPU01, "tarpit": True},
+    "fh-hkunknown": GPU01,
+    "fh-hkmismatch": GPU01,
+    "fh-refused": {**GPU01, "refuse": True},
+}
+"""Host faults over exec channels (tests/lab/test_host_transport.py)."""
 
 
 @pytest.fixture(scope="session")
@@ -102,6 +113,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabServer]:
     devices.update({name: {**LEAF1, **knob} for name, knob in FAULTS.items()})
     devices.update(OTHERS)
     devices.update(HOSTILE)
+    devices.update(HOST_FAULTS)
     devices.update(secret_devices(root / "secrets"))
     server = start_lab(devices, root / "server")
     server.fabric = fabric

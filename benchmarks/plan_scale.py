@@ -17,9 +17,14 @@ CPU of a step = this process's user+sys time plus that of the child processes re
 the step (``RUSAGE_CHILDREN`` delta): from 64 devices per process the audit (also inside
 ``plan``) parses in a forked pool whose workers are joined before the audit returns, so their
 CPU is in the delta; the step fails if a child is still alive at its end (its CPU would be
-missed). ``--repeat N`` runs every size N times, sizes interleaved (24, 96, 384, 24, ...), each
-run a fresh process, and reports medians; the parent also reads each run's whole CPU (the
-child process and its pool, imports included) as a check on the per-step sums. With ``--switches``,
+missed). Before its timed steps each process runs the same steps untimed on a 3-device
+inventory (imports, compiled templates and patterns: costs paid once per process, which
+otherwise landed in different steps at different sizes; ``--cold`` skips it), and lets the
+audited fabric go before the plan (a real ``rocetune plan`` holds no other fabric). ``--repeat
+N`` runs every size N times, sizes interleaved and every other round in reverse order (24, 96,
+384, 384, 96, 24, ...), each run a fresh process, and reports medians; the parent also reads
+each run's whole CPU (the child process and its pool, imports and warm-up included) as a check
+on the per-step sums. With ``--switches``,
 each size is ``benchmarks/fabricgen.py``'s two-tier fabric of that many switches (SONiC and
 Cumulus, 64 ports, 16 uplinks per leaf, a few planted faults: few devices change), no hosts.
 """
@@ -80,8 +85,16 @@ def cpu(who: int) -> float:
     return use.ru_utime + use.ru_stime
 
 
-def child(path: Path) -> None:
-    """One size, timed in this process (imports excluded); pool workers counted."""
+def child(path: Path, warm: Path | None, processes: int | None) -> None:
+    """One size, timed in this process; pool workers counted. One-time costs are paid first,
+    untimed (``warm``: the same steps on a 3-device inventory: imports, compiled templates
+    and patterns), so that every size measures the same per-device work: without it, from
+    128 devices (the audit in pool workers) the parent imported the platform packages in the
+    render step, at 96 in the audit. The audited fabric is let go before the plan, which
+    runs as ``rocetune plan`` does: without another fabric in the process (the collector's
+    full passes re-scanned it in the plan's inventory load and audit)."""
+    import gc
+
     from rocetune import api
     from rocetune.api.parsing import frozen
     from rocetune.render.run import render_fabric
@@ -90,13 +103,20 @@ def child(path: Path) -> None:
         with frozen():  # as api.render runs it: the audited model is not re-scanned by the GC
             render_fabric(fabric)
 
+    if warm is not None:
+        render(api.audit(warm).fabric)
+        api.plan(warm)
+    opts: dict[str, Any] = {"processes": processes} if processes is not None else {}
     out: dict[str, float] = {}
     audited: list[Any] = []
     for name, step in (
-        ("audit", lambda: audited.append(api.audit(path))),
+        ("audit", lambda: audited.append(api.audit(path, **opts))),
         ("render", lambda: render(audited[0].fabric)),
-        ("plan", lambda: api.plan(path)),
+        ("plan", lambda: api.plan(path, **opts)),
     ):
+        if name == "plan":
+            audited.clear()
+        gc.collect()
         start = time.perf_counter()
         own, kids = cpu(resource.RUSAGE_SELF), cpu(resource.RUSAGE_CHILDREN)
         step()
@@ -110,11 +130,15 @@ def child(path: Path) -> None:
     print(json.dumps(out))
 
 
-def run_one(path: Path) -> dict[str, float]:
-    """One size in a fresh process: its per-step numbers and its whole CPU (``proc_cpu``)."""
+def run_one(path: Path, warm: Path | None, processes: int | None) -> dict[str, float]:
+    """One size in a fresh process: its per-step numbers and its whole CPU (``proc_cpu``,
+    the warm-up included)."""
     before = cpu(resource.RUSAGE_CHILDREN)
+    extra = ["--warm", str(warm)] if warm is not None else []
+    if processes is not None:
+        extra += ["--processes", str(processes)]
     proc = subprocess.run(
-        [sys.executable, __file__, "--child", str(path)],
+        [sys.executable, __file__, "--child", str(path), *extra],
         capture_output=True,
         text=True,
         check=True,
@@ -164,10 +188,22 @@ def main() -> None:
     ap.add_argument("--sizes", default="25,50,100")
     ap.add_argument("--switches", help="fabricgen fabrics of these switch counts instead")
     ap.add_argument("--repeat", type=int, default=1, help="runs per size (medians reported)")
+    ap.add_argument(
+        "--cold",
+        action="store_true",
+        help="no untimed warm-up in each process (imports etc. land in whichever step is first)",
+    )
+    ap.add_argument(
+        "--processes",
+        type=int,
+        help="the audits' parse processes (default: rocetune's choice, a pool from "
+        "128 devices; 1: every size parses in one process, the same code path)",
+    )
     ap.add_argument("--child", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--warm", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        child(args.child)
+        child(args.child, args.warm, args.processes)
         return
     fabric = args.switches is not None
     sizes = [int(s) for s in (args.switches if fabric else args.sizes).split(",")]
@@ -176,6 +212,7 @@ def main() -> None:
     print(f"run {what:>8} {'audit':>7} {'render':>7} {'plan':>7}  (CPU s incl. workers; proc)")
     with tempfile.TemporaryDirectory(prefix="rocetune-bench-plan-") as tmp:
         paths: dict[int, Path] = {}
+        warm = None if args.cold else inventory(Path(tmp), len(TEMPLATES))
         for n in sizes:
             if fabric:
                 from benchmarks.fabricgen import generate
@@ -184,8 +221,8 @@ def main() -> None:
             else:
                 paths[n] = inventory(Path(tmp), n)
         for i in range(max(1, args.repeat)):
-            for n in sizes:
-                got = run_one(paths[n])
+            for n in sizes if i % 2 == 0 else sizes[::-1]:
+                got = run_one(paths[n], warm, args.processes)
                 runs[n].append(got)
                 print(
                     f"{i + 1:>3} {n:>8} {got['audit_cpu']:>7.2f} {got['render_cpu']:>7.2f}"

@@ -34,14 +34,16 @@ def plan(
     converge: bool = False,
     devices: tuple[str, ...] | list[str] = (),
     cache: ParseCache | None = None,
+    processes: int | None = None,
 ) -> PlanReport:
     """Audit ``inventory`` (same parse as audit) and plan every device (inventory read once).
 
     ``cache``: the audit's parse cache (rocetune.parsecache); replayed snapshots are always
-    parsed. Raises RocetuneError when ``devices`` names a device the inventory does not have.
+    parsed. ``processes``: the audit's parse processes (:func:`rocetune.api.audit`).
+    Raises RocetuneError when ``devices`` names a device the inventory does not have.
     """
     inv = load_inventory(inventory)
-    result = audit_inventory(inv, cache=cache)
+    result = audit_inventory(inv, cache=cache, processes=processes)
     result.inventory = str(inventory)
     sources = [Source(e.name, e.platform, e.snapshot) for e in inv.devices.values()]
     report = plan_audited(result, sources, replay_lint, fail_on, converge=converge, devices=devices)

@@ -63,12 +63,13 @@ def plan_audited(
 ) -> PlanReport:
     """The remediation (or ``converge``) plan of ``sources`` from the audit ``result``: each
     replayed change re-checked in delta form (:func:`replay_recheck`), with the audited
-    fabric kept out of the cyclic collector's scans (:func:`rocetune.api.parsing.frozen`).
-    ``rocetune plan`` and the ``fix:`` lines both plan this way."""
+    fabric, and each device's plan once made, kept out of the cyclic collector's scans
+    (:func:`rocetune.api.parsing.frozen`). ``rocetune plan`` and the ``fix:`` lines both plan
+    this way."""
     from rocetune.api.parsing import frozen
     from rocetune.render.plan import plan_fabric
 
-    with frozen():
+    with frozen() as settle:
         return plan_fabric(
             result.fabric,
             result.findings,
@@ -80,6 +81,7 @@ def plan_audited(
             devices=devices,
             recheck=replay_recheck,
             summary=summary,
+            settle=settle,
         )
 
 

@@ -125,21 +125,32 @@ def _worker_init() -> None:
 
 
 @contextmanager
-def frozen() -> Iterator[None]:
+def frozen() -> Iterator[Callable[[], None]]:
     """A block that works on a fabric already built (render, plan, the ``fix:`` lines): the
     objects alive when it starts are kept out of the cyclic collector's scans until it ends
     (``gc.freeze``; reference counting still frees them), so the collections the block's own
     allocations trigger do not re-scan the whole audited model (a full collection over it
-    made render grow faster than the fabric). Nothing changes when the collector is disabled.
-    """
+    made render grow faster than the fabric). The function it gives (``settle``) does the
+    same for what the block made and keeps so far (the plan after each device: its full
+    collections re-scanned every plan made before). Nothing changes when the collector is
+    disabled."""
     if not gc.isenabled():
-        yield
+        yield _unchanged
         return
     gc.freeze()
     try:
-        yield
+        yield _settle
     finally:
         gc.unfreeze()
+
+
+def _settle() -> None:
+    gc.collect()  # only what was made since the last settle: the rest is frozen
+    gc.freeze()
+
+
+def _unchanged() -> None:
+    """``settle`` with the collector disabled."""
 
 
 @contextmanager
@@ -159,14 +170,9 @@ def long_lived() -> Iterator[Callable[[], None]]:
     enabled and sees them again (:func:`frozen`). Nothing changes when the collector is
     disabled."""
     if not gc.isenabled():
-        yield lambda: None
+        yield _unchanged
         return
-
-    def settle() -> None:
-        gc.collect()  # only what was made since the last settle: the rest is frozen
-        gc.freeze()
-
-    with frozen():  # what exists already (modules, the inventory) is never re-scanned
+    with frozen() as settle:  # what exists already (modules, the inventory) is never re-scanned
         gc.disable()  # settle collects; automatic collections would scan the same objects
         try:
             yield settle

@@ -281,6 +281,7 @@ def plan_fabric(  # noqa: PLR0917
     devices: Iterable[str] = (),
     recheck: Recheck | None = None,
     summary: bool = True,
+    settle: Callable[[], None] | None = None,
 ) -> PlanReport:
     """Plan every device of ``sources`` (or only ``devices``) from an audit's results.
 
@@ -291,7 +292,9 @@ def plan_fabric(  # noqa: PLR0917
     :class:`rocetune.render.simulate.Recheck`); None: ``lint`` of both fabrics.
     ``summary``: False skips the fabric-level part (``lint`` of the fabric before and with
     every change replayed at once: ``also_fixes``, new findings, their notes), for callers
-    that read only each device's changes (the reports' ``fix:`` lines)."""
+    that read only each device's changes (the reports' ``fix:`` lines). ``settle``: called
+    after each device's plan (rocetune.api.parsing.frozen's: what the plan keeps so far is
+    not re-scanned by the cyclic collector's full passes, which grew with the plan)."""
     with shared_per_device():
         return _plan_fabric(
             fabric,
@@ -304,6 +307,7 @@ def plan_fabric(  # noqa: PLR0917
             set(devices),
             recheck,
             summary,
+            settle=settle,
         )
 
 
@@ -318,6 +322,8 @@ def _plan_fabric(  # noqa: PLR0917
     wanted: set[str],
     recheck: Recheck | None = None,
     summary: bool = True,
+    *,
+    settle: Callable[[], None] | None = None,
 ) -> PlanReport:
     """:func:`plan_fabric`'s body."""
     unknown = wanted - {s.name for s in sources}
@@ -354,6 +360,8 @@ def _plan_fabric(  # noqa: PLR0917
         report.devices.append(
             _one(ctx, src.name, src.platform, src.snapshot, fixes, converge, patched)
         )
+        if settle is not None:
+            settle()
     if patched and not converge:  # the summary: every change replayed at once
         everything = with_devices(fabric, {n: d for n, (d, _) in patched.items()})
         prov = {**ctx.provenance, **{n: p for n, (_, p) in patched.items()}}

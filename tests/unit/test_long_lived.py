@@ -110,3 +110,21 @@ def test_frozen_with_the_collector_disabled_changes_nothing() -> None:
             assert gc.get_freeze_count() == 0
     finally:
         gc.enable()
+
+
+def test_frozen_settle_collects_cycles_and_freezes_what_the_block_made() -> None:
+    import weakref
+
+    from rocetune.api.parsing import frozen
+
+    with frozen() as settle:
+        before = gc.get_freeze_count()
+        kept = [[i] for i in range(1000)]
+        cycle = _Cycle()
+        ref = weakref.ref(cycle)
+        del cycle
+        settle()
+        assert ref() is None  # collected, not frozen
+        assert gc.get_freeze_count() >= before + len(kept)
+        assert gc.isenabled()  # unlike long_lived, automatic collections stay on
+    assert gc.get_freeze_count() == 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -75,6 +76,25 @@ def _check(
     return findings
 
 
+def _kept_for_plan(
+    fabric: Fabric, options: dict[str, RuleOptions] | None, cache: ParseCache | None
+) -> AbstractContextManager[None]:
+    """The run of an audit through the parse cache (the CLI's re-audit: the plan of its
+    ``fix:`` lines follows) keeps its whole-fabric results for that plan
+    (rocetune.checks.memo.keeping) when the plan's re-checks would compute the same: every
+    rule's options are the defaults (the plan runs the rules with them). Not without the
+    cache: a library caller may never plan, and the results outlive the run."""
+    from rocetune.checks.memo import keeping
+
+    if cache is None:
+        return nullcontext()
+    rules = {r.meta.code: r for r in all_rules()}
+    for code, opts in (options or {}).items():
+        if code not in rules or opts != rules[code].options_model():
+            return nullcontext()
+    return keeping(fabric)
+
+
 _Cached = tuple["ParseCache", str, dict[str, str]]
 """The parse cache, the scope of the run (rocetune.checkcache.scope_of), and the parse cache
 key of every device read through it: check results are cached per device and link."""
@@ -120,7 +140,8 @@ def _assemble(
         known_devices=tuple(status),
     )
     cached = (cache, scope, content) if cache is not None else None
-    findings = _check(fabric, prov, selection, options, cached=cached)
+    with _kept_for_plan(fabric, options, cache):  # fixplan: for the fix: lines' plan
+        findings = _check(fabric, prov, selection, options, cached=cached)
     ran = tuple(r.meta.code for r in select_rules(all_rules(), selection))
     return AuditResult(fabric, findings, status, errors, prov, ran, content=content)
 

@@ -64,12 +64,17 @@ def plan_audited(
     """The remediation (or ``converge``) plan of ``sources`` from the audit ``result``: each
     replayed change re-checked in delta form (:func:`replay_recheck`), with the audited
     fabric, and each device's plan once made, kept out of the cyclic collector's scans
-    (:func:`rocetune.api.parsing.frozen`). ``rocetune plan`` and the ``fix:`` lines both plan
-    this way."""
+    (:func:`rocetune.api.parsing.frozen`), and the whole-fabric results of the audit's own
+    run given to the re-checks (:func:`rocetune.checks.memo.kept`). ``rocetune plan`` and
+    the ``fix:`` lines both plan this way."""
+    from contextlib import nullcontext
+
     from rocetune.api.parsing import frozen
+    from rocetune.checks.memo import kept, shared_per_device
     from rocetune.render.plan import plan_fabric
 
-    with frozen() as settle:
+    audited = kept(result.fabric)
+    with frozen() as settle, shared_per_device(audited) if audited else nullcontext():
         return plan_fabric(
             result.fabric,
             result.findings,

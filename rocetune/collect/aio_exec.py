@@ -319,8 +319,8 @@ class AioExecSession(LaneResults):
         """Run commands spread over ``lanes`` channels at once; outputs in order (see
         :meth:`rocetune.collect.exec_channel.ExecSession.run_many`)."""
         lanes = self.split(commands)
-        if len(lanes) == 1 and len(commands) == 1:
-            return [self.run(commands[0])]
+        if len(commands) <= 1:
+            return [self.run(c) for c in commands]
         start = time.monotonic()
         marker = shell_batch.new_marker()
         streams = [shell_batch.Stream(marker, self.max_output) for _ in lanes]

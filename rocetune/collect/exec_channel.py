@@ -201,7 +201,7 @@ class ExecSession(LaneResults):
         closed there and the lane's remaining commands run again on new channels.
         """
         lanes = self.split(commands)
-        if len(lanes) == 1 and len(commands) == 1:
+        if len(commands) == 1:
             return [self.run(commands[0])]
         start = time.monotonic()
         marker = shell_batch.new_marker()

@@ -19,7 +19,9 @@ same command list per device, each in a fresh process:
   bound (no prompt handling, nothing written), at rocetune's concurrency: as many devices at
   a time as rocetune's workers, per connection as many commands at a time as rocetune runs
   (hosts: 8 exec channels, :data:`rocetune.collect.exec_channel.LANES`; switches: one, an
-  interactive shell), in rocetune's rounds (hosts: commands, then follow-ups);
+  interactive shell), in rocetune's rounds (hosts: commands, then follow-ups), with
+  rocetune's cipher preference (AES-GCM first: asyncssh's default chacha20-poly1305 costs
+  about 6x the CPU per packet);
 - ``asyncssh_all`` (with ``--clients``): the same with every device connected at once.
 
 With ``--syscalls DIR`` every client process runs under ``strace -f -c`` (its system calls
@@ -214,8 +216,7 @@ def _child_stats(ok: int) -> None:
 def child_rocetune(spec: dict[str, Any]) -> None:
     from rocetune.cli import cli
 
-    out = Path(spec["out"])
-    shutil.rmtree(out, ignore_errors=True)
+    out = Path(spec["out"])  # emptied by the driver before the run (not measured)
     args = ["collect", spec["inventory"], "-o", str(out), "--known-hosts", spec["known_hosts"]]
     args += spec["rocetune_args"]
     with contextlib.suppress(SystemExit):
@@ -275,6 +276,7 @@ def _asyncssh_devices(spec: dict[str, Any], names: list[str], workers: int) -> i
     import asyncssh
 
     from rocetune.collect import shell_batch
+    from rocetune.collect.ciphers import asyncssh_gcm_first
 
     async def phase(conn: Any, commands: list[str], width: int) -> None:
         """One round: one command at a time (``width`` 1, a shell), or rocetune's lanes:
@@ -297,6 +299,7 @@ def _asyncssh_devices(spec: dict[str, Any], names: list[str], workers: int) -> i
                 username=spec["user"],
                 password=spec["password"],
                 known_hosts=spec["known_hosts"],
+                encryption_algs=asyncssh_gcm_first(),
             ) as conn,
         ):
             platform = dev["platform"]
@@ -479,6 +482,8 @@ def _runs(spec: Path, lab_pid: int, args: argparse.Namespace) -> dict[str, list[
                 summary = Path(args.syscalls) / f"{client}-{run + 1}.txt"
                 summary.parent.mkdir(parents=True, exist_ok=True)
                 argv = ["strace", "-f", "-c", "-o", str(summary), *argv]
+            if client == "rocetune":  # the previous run's snapshots: not this run's work
+                shutil.rmtree(json.loads(spec.read_text(encoding="utf-8"))["out"], True)
             sample, err = _measure(argv, env, lab_pid)
             if summary is not None and summary.exists():
                 top = summary.read_text(encoding="utf-8").splitlines()[:8]

@@ -10,8 +10,8 @@
 
 Callers pick a reporter (:mod:`rocetune.report`). The result types live in the model
 (:class:`rocetune.model.AuditResult`); they are re-exported here for library users.
-:mod:`.changes`, :mod:`.fixes` and :mod:`.verification` are imported on first use, so that
-``rocetune audit`` does not load the renderer or the SSH stack.
+Every module is imported on first use, so that ``rocetune audit`` does not load the
+renderer or the SSH stack, nor ``rocetune collect`` the parsers and checks.
 """
 
 from __future__ import annotations
@@ -19,17 +19,21 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from rocetune.api.audits import audit, audit_inventory, lint, lint_script_over
 from rocetune.model import AuditResult, DeviceStatus
 
 if TYPE_CHECKING:
     from rocetune.api.applying import apply
+    from rocetune.api.audits import audit, audit_inventory, lint, lint_script_over
     from rocetune.api.changes import plan, render
     from rocetune.api.collecting import collect, collect_local
     from rocetune.api.fixes import attach_fixes
     from rocetune.api.verification import verify, verify_plan
 
 _LAZY = {
+    "audit": "audits",
+    "audit_inventory": "audits",
+    "lint": "audits",
+    "lint_script_over": "audits",
     "apply": "applying",
     "attach_fixes": "fixes",
     "collect": "collecting",

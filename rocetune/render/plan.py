@@ -166,7 +166,14 @@ def _replay(
     return reparse(device, patched)
 
 
-def _plan_device(ctx: _Ctx, name: str, snap: Snapshot, fixes: list[Fix]) -> DevicePlan:
+_Replayed = tuple[list[str], Device, Provenance]
+"""A replay: the change texts in the order replayed, the device and its provenance."""
+
+
+def _plan_device(
+    ctx: _Ctx, name: str, snap: Snapshot, fixes: list[Fix]
+) -> tuple[DevicePlan, _Replayed | None]:
+    """The device's plan and its changes' last replay (None: not replayed)."""
     device = ctx.fabric.devices[name]
     remedy = _planner(device.platform).remediate
     intended = _intended(ctx.fabric, name)
@@ -174,7 +181,7 @@ def _plan_device(ctx: _Ctx, name: str, snap: Snapshot, fixes: list[Fix]) -> Devi
     try:
         replayed, prov = _replay(ctx, name, snap, got.changes)
     except (ValueError, RocetuneError) as exc:
-        return _unverified(ctx, name, snap, got, exc)
+        return _unverified(ctx, name, snap, got, exc), None
     fabric, before, after = ctx.check(name, replayed, prov)
     outcome = compare(before, after)
     followups = [f for f in outcome.new if f.device == name and not f.link]
@@ -189,7 +196,8 @@ def _plan_device(ctx: _Ctx, name: str, snap: Snapshot, fixes: list[Fix]) -> Devi
             replayed, prov = _replay(ctx, name, snap, got.changes)
             fabric, before, after = ctx.check(name, replayed, prov)
             outcome = compare(before, after)
-    return _labelled(ctx, name, snap, got, outcome)
+    last = ([c.text for c in got.changes], replayed, prov)
+    return _labelled(ctx, name, snap, got, outcome), last
 
 
 def _unverified(
@@ -439,10 +447,15 @@ def _one(  # noqa: PLR0917
             got = plan_device(name, device, snap, ctx.fabric)
             got.config_hash = config_hash(device.platform, snap)
             return got
-        plan = _plan_device(ctx, name, snap, fixes[name])
+        plan, last = _plan_device(ctx, name, snap, fixes[name])
         replayed = not any(n.startswith("not replayed") for n in plan.notes)
         if patched is not None and plan.changes and replayed:
-            patched[name] = _replay(ctx, name, snap, plan.changes)
+            # the check's replay when it replayed the plan's changes in the plan's order
+            # (ordered() moves disruptive ones last); else the plan's changes replayed again
+            if last is not None and last[0] == [c.text for c in plan.changes]:
+                patched[name] = (last[1], last[2])
+            else:
+                patched[name] = _replay(ctx, name, snap, plan.changes)
         return plan
     except (ValueError, RocetuneError) as exc:
         return DevicePlan(name, device.platform, "error", f"{name}: {exc}")

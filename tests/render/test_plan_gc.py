@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -38,3 +39,42 @@ def test_the_plan_settles_after_each_device_and_leaves_nothing_frozen(
     monkeypatch.undo()
     again = plan_audited(result, sources, replay_lint, Severity.ERROR)
     assert [d.changes for d in again.devices] == [d.changes for d in report.devices]
+
+
+def test_the_summary_reuses_each_devices_checked_replay(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rocetune.render import plan as plan_module
+    from rocetune.render.plan_output import to_json
+
+    replays: list[str] = []
+    checks: list[str] = []
+    replay, check, plan_device = (
+        plan_module._replay,
+        plan_module._Ctx.check,
+        plan_module._plan_device,
+    )
+
+    def counting_replay(ctx: Any, name: str, *args: Any) -> Any:
+        replays.append(name)
+        return replay(ctx, name, *args)
+
+    def counting_check(self: Any, name: str, *args: Any) -> Any:
+        checks.append(name)
+        return check(self, name, *args)
+
+    monkeypatch.setattr(plan_module, "_replay", counting_replay)
+    monkeypatch.setattr(plan_module._Ctx, "check", counting_check)
+    report = api.plan(LAB, processes=1)
+    changed = [d.name for d in report.devices if d.changes]
+    assert changed
+    extra = len(replays) - len(checks)  # the summary's replays of all changes at once
+    assert 0 <= extra < len(changed)  # only where the plan's order is not the order checked
+
+    def without_reuse(*args: Any) -> Any:
+        return plan_device(*args)[0], None
+
+    monkeypatch.setattr(plan_module, "_plan_device", without_reuse)
+    replays.clear()
+    checks.clear()
+    again = api.plan(LAB, processes=1)
+    assert len(replays) - len(checks) == len(changed)
+    assert to_json(again) == to_json(report)

@@ -6,7 +6,8 @@ at the line it is about.
 A switch of 256 ports records some 20 paths per port (``ports.Ethernet0.mtu``, ...). Kept
 as one string and one :class:`SourceRef` each, they were a third of what a parsed device
 holds. So a path is stored split in two (:func:`_cut`): its parent (``ports.Ethernet0.``,
-one string per port) holds a small table of leaves (``mtu``, ``ecn.3``); ports whose leaves
+one node per port, found by the port's name) holds a small table of leaves (``mtu``,
+``ecn.3``; the port's own path ``ports.Ethernet0`` is its leaf None); ports whose leaves
 came in the same order share one leaf -> slot index (a *shape*, as interpreters lay out
 objects), so a port's own table is an array of 8-byte codes (file number, line), and a
 :class:`SourceRef` is made when a path is looked up. Lookups and :meth:`Provenance.items`
@@ -18,6 +19,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from operator import eq
 from typing import Any
 
 _FILE_BITS = 20
@@ -26,9 +28,13 @@ _MAX_FILES = 1 << _FILE_BITS
 _MAX_LINE = 1 << 42
 _SHAPE_MAX = 160
 """A parent with more leaves (``unparsed.0`` ... ``unparsed.N``) keeps a dict of its own."""
-_OWN_PARENTS = frozenset({"ports.", "nics."})
-"""Parents that keep a dict of their own from the start: their leaves are the port names,
-which no other parent shares (a shape per port: ~300 bytes each below :data:`_SHAPE_MAX`)."""
+_MEMBERS = ("ports.", "nics.")
+"""Paths below a member (a port, a NIC) are kept in a table of members by name, not under
+a parent string: a port's node is found by its name, which is the model's own string when
+the platform records the port with :meth:`Provenance.add_member` (no ``ports.Ethernet0.``
+string and no leaf ``Ethernet0`` of a parent ``ports.`` per port: ~190 bytes each)."""
+Leaf = str | None
+"""A leaf below a parent: None is a member's own path (``ports.Ethernet0``)."""
 _PATTERNS_MAX = 1024
 """Pooled patterns of packed codes per Provenance at most (see :meth:`Provenance._pack`)."""
 _SHAPES_MAX = 4096
@@ -36,21 +42,27 @@ _SHAPES_MAX = 4096
 on any input)."""
 
 
-def _cut(path: str) -> int:
-    """Where ``path`` is split into the parent that holds it and its leaf.
+def _cut(path: str) -> tuple[int, str, Leaf]:
+    """Where ``path`` is kept: (member kind, key, leaf).
 
-    At the last dot, except below a port or NIC: there the parent is the member (up to the
-    dot after the first part of its name) and the leaf its field with any keys below it
-    (``ports.Ethernet0.`` + ``ecn.3``), so a port is one node whatever the depth of its
-    paths. Any split gives the same answers; this one only decides what is stored
-    together (``ports.swp1.100.mtu``, a name with a dot, is ``ports.swp1.`` + ``100.mtu``)."""
+    Below a port or NIC (kind 0 or 1), the key is the member's name (up to the dot after
+    the first part of its name) and the leaf its field with any keys below it
+    (``Ethernet0`` + ``ecn.3``; None for ``ports.Ethernet0`` itself), so a port is one node
+    whatever the depth of its paths. Elsewhere (kind -1) the key is the parent up to the
+    last dot and the leaf the rest. Any split gives the same answers; this one only decides
+    what is stored together (``ports.swp1.100.mtu``, a name with a dot, is ``swp1`` +
+    ``100.mtu``)."""
     if path.startswith("ports."):
-        dot = path.find(".", 6)
+        kind, start = 0, 6
     elif path.startswith("nics."):
-        dot = path.find(".", 5)
+        kind, start = 1, 5
     else:
-        return path.rfind(".") + 1
-    return dot + 1 if dot > 0 else path.rfind(".") + 1
+        cut = path.rfind(".") + 1
+        return -1, path[:cut], path[cut:]
+    dot = path.find(".", start)
+    if dot < 0:
+        return kind, path[start:], None
+    return kind, path[start:dot], path[dot + 1 :]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,23 +82,23 @@ class _Shape:
 
     __slots__ = ("index", "next", "size")
 
-    def __init__(self, index: dict[str, int], size: int) -> None:
+    def __init__(self, index: dict[Leaf, int], size: int) -> None:
         self.index = index
         self.size = size
-        self.next: dict[str, _Shape] = {}
+        self.next: dict[Leaf, _Shape] = {}
 
-    def slot(self, leaf: str) -> int | None:
+    def slot(self, leaf: Leaf) -> int | None:
         slot = self.index.get(leaf)
         return slot if slot is not None and slot < self.size else None
 
-    def leaves(self) -> Iterator[tuple[str, int]]:
+    def leaves(self) -> Iterator[tuple[Leaf, int]]:
         size = self.size
         for leaf, slot in self.index.items():
             if slot >= size:
                 return  # the index is in slot order
             yield leaf, slot
 
-    def extended(self, leaf: str) -> _Shape:
+    def extended(self, leaf: Leaf) -> _Shape:
         """The shape with ``leaf`` after this one's leaves (new: not in :attr:`next` yet)."""
         index = self.index
         if len(index) != self.size or leaf in index:  # not the chain's tip: copy my part
@@ -111,7 +123,7 @@ class _Node:
         self.codes: Any = array("q")
         """array[int], or tuple[int, ...] when packed."""
         self.base: int | None = None
-        self.own: dict[str, int] | None = None if shape is not None else {}
+        self.own: dict[Leaf, Any] | None = None if shape is not None else {}
 
     def code(self, slot: int) -> int:
         code: int = self.codes[slot]
@@ -129,14 +141,14 @@ class _Node:
         assert base is not None
         return array("q", [base + (c >> 1) if c & 1 else c >> 1 for c in codes])
 
-    def get(self, leaf: str) -> int | None:
+    def get(self, leaf: Leaf) -> int | None:
         if self.own is not None:
             return self.own.get(leaf)
         assert self.shape is not None
         slot = self.shape.slot(leaf)
         return None if slot is None else self.code(slot)
 
-    def leaves(self) -> Iterator[tuple[str, int]]:
+    def leaves(self) -> Iterator[tuple[Leaf, Any]]:
         if self.own is not None:
             yield from self.own.items()
             return
@@ -189,6 +201,7 @@ class Provenance:
         "_recent",
         "_root",
         "_shapes",
+        "_tables",
         "_tree",
         "maps",
     )
@@ -200,6 +213,9 @@ class Provenance:
     ) -> None:
         self.maps: dict[str, Mapping[str, SourceRef]] = maps if maps is not None else {}
         self._tree: dict[str, _Node] = {}
+        """Parent path -> node, of the paths not below a member."""
+        self._tables: tuple[dict[str, _Node], ...] = ({}, {}, self._tree)
+        """Per kind of :func:`_cut` (0 ports, 1 NICs, -1 the rest): key -> node."""
         self._files: list[str] = []
         self._file_no: dict[str, int] = {}
         self._root = _Shape({}, 0)
@@ -237,7 +253,7 @@ class Provenance:
         number: dict[int, int] = {id(self._root): 0}
         shapes = [self._root]
         indexes: dict[int, int] = {}
-        flat: list[tuple[int, int, list[tuple[str, int]]]] = []
+        flat: list[tuple[int, int, list[tuple[Leaf, int]]]] = []
         for shape in shapes:  # grows while walked: every shape reachable from the root
             nexts = []
             for leaf, nxt in shape.next.items():
@@ -246,20 +262,22 @@ class Provenance:
                     shapes.append(nxt)
                 nexts.append((leaf, number[id(nxt)]))
             flat.append((indexes.setdefault(id(shape.index), len(indexes)), shape.size, nexts))
-        index_list: list[dict[str, int]] = [{} for _ in indexes]
+        index_list: list[dict[Leaf, int]] = [{} for _ in indexes]
         for shape in shapes:
             index_list[indexes[id(shape.index)]] = shape.index
         tree = [
             (
-                parent,
+                kind,
+                key,
                 number[id(node.shape)] if node.shape is not None else -1,
                 node.array().tobytes(),
                 node.own,
             )
-            for parent, node in self._tree.items()
+            for kind in (-1, 0, 1)
+            for key, node in self._tables[kind].items()
         ]
         return {
-            "v": 2,
+            "v": 3,
             "files": self._files,
             "maps": self.maps,
             "indexes": index_list,
@@ -269,9 +287,11 @@ class Provenance:
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        if state.get("v") != 2:  # the spelled-out form
+        if "refs" in state:  # the spelled-out form
             Provenance.__init__(self, state["refs"], state["maps"])
             return
+        if state.get("v") != 3:
+            raise ValueError("provenance tables of another layout")
         Provenance.__init__(self, None, state["maps"])
         self._files = list(state["files"])
         self._file_no = {file: i for i, file in enumerate(self._files)}
@@ -282,8 +302,9 @@ class Provenance:
         self._root = shapes[0]
         self._shapes = len(shapes)
         self._count = state["count"]
-        for parent, shape_no, codes, own in state["tree"]:
-            node = self._tree[parent] = _Node(shapes[shape_no] if shape_no >= 0 else None)
+        for kind, key, shape_no, codes, own in state["tree"]:
+            node = _Node(shapes[shape_no] if shape_no >= 0 else None)
+            self._tables[kind][key] = node
             node.codes = array("q", codes)
             node.own = own
 
@@ -313,16 +334,23 @@ class Provenance:
         return ref
 
     def _record(self, path: str, file: str, line: int | None, overwrite: bool) -> None:
-        if path.startswith("ports."):  # _cut, inlined: ~40 paths per port
-            dot = path.find(".", 6)
-            cut = dot + 1 if dot > 0 else path.rfind(".") + 1
-        else:
-            cut = _cut(path)
-        parent, leaf = path[:cut], path[cut:]
-        node = self._tree.get(parent)
+        kind, key, leaf = _cut(path)
+        self._put(self._tables[kind], key, leaf, file, line, overwrite=overwrite)
+
+    def _put(
+        self,
+        table: dict[str, _Node],
+        key: str,
+        leaf: Leaf,
+        file: str,
+        line: int | None,
+        *,
+        overwrite: bool,
+    ) -> None:
+        """Record ``leaf`` of the node ``table[key]`` (made when new)."""
+        node = table.get(key)
         if node is None:
-            shapes_left = self._shapes < _SHAPES_MAX and parent not in _OWN_PARENTS
-            node = self._tree[parent] = _Node(self._root if shapes_left else None)
+            node = table[key] = _Node(self._root if self._shapes < _SHAPES_MAX else None)
         if node is not self._open:
             self._reopen(node)
         number = self._file_no.get(file)
@@ -359,7 +387,11 @@ class Provenance:
         follow one pattern (ports configured alike: ~20 codes each, 230 -> 0 bytes). Slots
         whose code equals the one of the node packed before are taken as they are, the
         others relative to the node's first code; a pattern is pooled when two nodes in a
-        row have it (a node whose codes follow none keeps its array)."""
+        row have it (a node whose codes follow none keeps its array).
+
+        The pattern is made a tuple only when it is not the one of the node before: a tuple
+        made per port and dropped for the pooled one stayed in CPython's free list of its
+        size (one per port, ~200 bytes, held until the end of the run)."""
         shape, codes = node.shape, node.codes
         if shape is None or not codes:
             return
@@ -372,16 +404,25 @@ class Provenance:
             return
         base = codes[0]
         pairs = zip(codes, template, strict=True)
-        pattern = tuple([c << 1 if c == t else (c - base) << 1 | 1 for c, t in pairs])
+        spelled = [c << 1 if c == t else (c - base) << 1 | 1 for c, t in pairs]
+        if (
+            candidate is not None
+            and len(candidate) == len(spelled)
+            and all(map(eq, candidate, spelled))
+        ):
+            pattern = candidate
+        else:
+            pattern = tuple(spelled)
         pooled = self._patterns.get(pattern)
         if pooled is None:
             if pattern != candidate or len(self._patterns) >= _PATTERNS_MAX:
                 self._recent[shape] = (codes, pattern)
                 return
             pooled = self._patterns[pattern] = pattern
+        self._recent[shape] = (codes, pooled)  # the next node compares with it at once
         node.codes, node.base = pooled, base
 
-    def _new_leaf(self, node: _Node, shape: _Shape, leaf: str, code: int) -> None:
+    def _new_leaf(self, node: _Node, shape: _Shape, leaf: Leaf, code: int) -> None:
         self._count += 1
         if shape.size >= _SHAPE_MAX or self._shapes >= _SHAPES_MAX:
             node.own = dict(node.leaves())
@@ -393,7 +434,7 @@ class Provenance:
         node.codes.append(code)
 
     def _record_other(
-        self, node: _Node, leaf: str, file: str, line: int | None, overwrite: bool
+        self, node: _Node, leaf: Leaf, file: str, line: int | None, overwrite: bool
     ) -> None:
         """A first file, a line of None, a node with its own dict or a location the codes
         cannot hold (then the node keeps SourceRefs)."""
@@ -437,34 +478,45 @@ class Provenance:
         return value if isinstance(value, SourceRef) else self._decode(value)
 
     def _exact(self, path: str) -> SourceRef | None:
-        if path.startswith("ports."):
-            dot = path.find(".", 6)
-            cut = dot + 1 if dot > 0 else path.rfind(".") + 1
-        else:
-            cut = _cut(path)
-        node = self._tree.get(path[:cut])
+        kind, key, leaf = _cut(path)
+        node = self._tables[kind].get(key)
         if node is None:
             return None
         shape = node.shape
         if shape is not None:
-            slot = shape.index.get(path[cut:])
+            slot = shape.index.get(leaf)
             if slot is None or slot >= shape.size:
                 return None
             code = node.code(slot)
             line = code >> _FILE_BITS  # a new SourceRef per lookup: nothing grows on reading
             return SourceRef(self._files[code & (_MAX_FILES - 1)], line - 1 if line else None)
         assert node.own is not None
-        value = node.own.get(path[cut:])
+        value = node.own.get(leaf)
         return None if value is None else self._value(value)
 
     def _recorded(self) -> Iterator[tuple[str, SourceRef]]:
         for parent, node in self._tree.items():
             for leaf, value in node.leaves():
-                yield parent + leaf, self._value(value)
+                yield f"{parent}{leaf}", self._value(value)
+        for kind, table in zip(_MEMBERS, self._tables[:2], strict=True):
+            for name, node in table.items():
+                path = kind + name
+                for leaf, value in node.leaves():
+                    yield path if leaf is None else f"{path}.{leaf}", self._value(value)
 
     def add(self, path: str, file: str, line: int | None) -> None:
         """Record where ``path`` was defined (the first record wins)."""
         self._record(path, file, line, False)
+
+    def add_member(self, kind: str, name: str, file: str, line: int | None) -> None:
+        """``add(kind + name, file, line)`` for a port (``kind`` ``ports.``) or a NIC
+        (``nics.``): the member's node is keyed by ``name`` itself when it is made here, so
+        a platform that passes the model's name holds one string per port, not three."""
+        number = _MEMBERS.index(kind)
+        if "." in name:  # a name with a dot is kept under the part before it (_cut)
+            self._record(kind + name, file, line, False)
+            return
+        self._put(self._tables[number], name, None, file, line, overwrite=False)
 
     def add_runs(self, parent: str, fields: Iterable[tuple[str, tuple[str, int | None]]]) -> None:
         """``add(parent + field, file, line)`` for each ``(field, (file, line))``, in order:
@@ -491,10 +543,10 @@ class Provenance:
             return
         if not leaves:
             return  # no node for a port without a record (as add would not make one)
-        node = self._tree.get(parent)
+        table, key = self._tables[0 if start == 6 else 1], parent[start:-1]
+        node = table.get(key)
         if node is None:
-            shapes_left = self._shapes < _SHAPES_MAX
-            node = self._tree[parent] = _Node(self._root if shapes_left else None)
+            node = table[key] = _Node(self._root if self._shapes < _SHAPES_MAX else None)
         if node is not self._open:
             self._reopen(node)
         codes = node.codes
@@ -516,7 +568,7 @@ class Provenance:
                 slot = shape.index.get(leaf)
                 if slot is not None and slot < shape.size:
                     continue  # recorded already: the first record wins
-            self._record(parent + leaf, file, line, False)  # every other case, same node
+            self._put(table, key, leaf, file, line, overwrite=False)  # every other case
             codes = node.codes  # _record may have replaced the node's array
             number = self._file_no.get(file)
 

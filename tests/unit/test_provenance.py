@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pickle
 import random
+import tracemalloc
 
+from rocetune.model import provenance as provenance_module
 from rocetune.model.provenance import _SHAPE_MAX, Provenance, SourceRef
 
 
@@ -60,7 +62,7 @@ def test_ports_with_the_same_fields_share_one_shape() -> None:
     for p in range(64):
         for line, leaf in enumerate(("mtu", "pfc_rx", "speed_mbps"), start=10 * p):
             prov.add(f"ports.Ethernet{p}.{leaf}", "cfg", line)
-    shapes = {id(node.shape) for node in prov._tree.values()}
+    shapes = {id(node.shape) for node in prov._tables[0].values()}
     assert len(shapes) == 1
     assert prov.lookup("ports.Ethernet5.pfc_rx") == SourceRef("cfg", 51)
     assert prov.lookup("ports.Ethernet5.pfc_rx.3") == SourceRef("cfg", 51)
@@ -101,15 +103,16 @@ def test_a_port_is_one_node_and_a_chain_of_shapes_one_index() -> None:
         prov.add(f"ports.{p}", "cfg", 1)
         for i, leaf in enumerate(leaves):
             prov.add(f"ports.{p}.{leaf}.{i}", "cfg", i + 2)
-    assert set(prov._tree) == {"ports.", "ports.E0.", "ports.E1."}
-    shape = prov._tree["ports.E0."].shape
-    assert shape is prov._tree["ports.E1."].shape
+    assert set(prov._tables[0]) == {"E0", "E1"}  # ports.E0 is E0's leaf None
+    assert not prov._tree
+    shape = prov._tables[0]["E0"].shape
+    assert shape is prov._tables[0]["E1"].shape
     assert shape is not None
-    assert shape.size == 100
-    assert len(shape.index) == 100  # one dict for the whole chain
+    assert shape.size == 101  # the port's own line, then its 100 fields
+    assert len(shape.index) == 101  # one dict for the whole chain
     prov.add("ports.E2.f0.0", "cfg", 7)
     prov.add("ports.E2.other", "cfg", 8)  # branches after f0: a copy of one entry
-    branch = prov._tree["ports.E2."].shape
+    branch = prov._tables[0]["E2"].shape
     assert branch is not None
     assert dict(branch.leaves()) == {"f0.0": 0, "other": 1}
     assert prov.lookup("ports.E1.f5.5") == SourceRef("cfg", 7)
@@ -169,7 +172,7 @@ def test_add_many_shares_shapes_like_add() -> None:
     prov = Provenance()
     for p in range(64):
         prov.add_many(f"ports.Ethernet{p}.", "cfg", [("mtu", 10 * p), ("pfc_rx", 10 * p + 1)])
-    assert len({id(node.shape) for node in prov._tree.values()}) == 1
+    assert len({id(node.shape) for node in prov._tables[0].values()}) == 1
     assert prov.lookup("ports.Ethernet5.pfc_rx") == SourceRef("cfg", 51)
 
 
@@ -250,7 +253,7 @@ def test_ports_recorded_alike_pack_their_codes_and_answer_as_a_plain_dict() -> N
         prov = Provenance()
         for op, path, file, line in ops:
             getattr(prov, op)(path, file, line)
-        packed += sum(node.base is not None for node in prov._tree.values())
+        packed += sum(node.base is not None for node in prov._tables[0].values())
         flat = _reference(ops)
         assert dict(prov.items()) == flat
         for _, path, _, _ in ops:
@@ -264,5 +267,60 @@ def test_ports_recorded_alike_pack_their_codes_and_answer_as_a_plain_dict() -> N
     prov = Provenance()
     for op, path, file, line in _port_ops(0):
         getattr(prov, op)(path, file, line)
-    patterns = {id(node.codes) for node in prov._tree.values() if node.base is not None}
+    patterns = {id(node.codes) for node in prov._tables[0].values() if node.base is not None}
     assert len(patterns) <= 8  # one per shape and profile, not one per port
+
+
+def test_add_member_records_what_add_records_keyed_by_the_name_given() -> None:
+    """``add_member("ports.", name, ...)`` == ``add(f"ports.{name}", ...)``; the port's node is
+    keyed by ``name`` itself (the model's string), also when fields came first; a name with
+    a dot is kept under the part before it, as ``add`` keeps it."""
+    names = ["Ethernet1/1", "swp1.100", "", "eth0"]
+    for first_field in (False, True):
+        one, member = Provenance(), Provenance()
+        given = {}
+        for i, name in enumerate(names):
+            for prov in (one, member):
+                if first_field:
+                    prov.add(f"ports.{name}.mtu", "cfg", 10 * i + 1)
+                if prov is one:
+                    prov.add(f"ports.{name}", "cfg", 10 * i)
+                else:
+                    given[name] = "".join([name])  # an equal string of its own
+                    prov.add_member("ports.", given[name], "cfg", 10 * i)
+                prov.add(f"ports.{name}.pfc_rx", "cfg", 10 * i + 2)
+        member.add_member("nics.", "mlx5_0", "host", 3)
+        one.add("nics.mlx5_0", "host", 3)
+        assert list(member.items()) == list(one.items())
+        assert member == one
+        for name in names:
+            for probe in (f"ports.{name}", f"ports.{name}.mtu", f"ports.{name}.x.y"):
+                assert member.lookup(probe) == one.lookup(probe)
+        keys = {key: key for key in member._tables[0]}
+        assert (keys["Ethernet1/1"] is given["Ethernet1/1"]) is not first_field
+        assert "swp1.100" not in keys  # under "swp1" + leaf "100"
+        assert member.lookup("nics.mlx5_0.x") == SourceRef("host", 3)
+
+
+def test_ports_recorded_alike_cost_a_node_and_a_code_each() -> None:
+    """What the tables of ports recorded alike (the same fields, lines at the same offsets)
+    allocate per port, free lists included (no gc): a node, its first code and the table
+    entry, not a parent string, a leaf string or a pattern tuple per port (a dropped tuple
+    stays in CPython's free list of its size)."""
+    names = [f"Ethernet{p}/1" for p in range(400)]
+    fields = [f"f{i}" for i in range(20)]
+    prov = Provenance()
+    prov.add("qos.map", "cfg", 1)
+    tracemalloc.start()
+    try:
+        for p, name in enumerate(names):
+            prov.add_member("ports.", name, "cfg", 100 + 30 * p)
+            leaves = [(f, 101 + 30 * p + i) for i, f in enumerate(fields)]
+            prov.add_many(f"ports.{name}.", "cfg", leaves)
+        snapshot = tracemalloc.take_snapshot()
+    finally:
+        tracemalloc.stop()
+    mine = provenance_module.__file__
+    held = sum(s.size for s in snapshot.statistics("filename") if s.traceback[0].filename == mine)
+    assert held / len(names) < 190, held / len(names)  # measured ~150 (was ~470)
+    assert len({id(node.codes) for node in prov._tables[0].values()}) <= 4  # 2 first, 1 open

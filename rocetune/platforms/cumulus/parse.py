@@ -253,7 +253,7 @@ def build(
             port_name, configs.pop(port_name, None), plan, (oper.get(port_name), oper_file), issues
         )
         ports[port_name] = built.port
-        provenance.add(f"ports.{port_name}", *built.line)
+        provenance.add_member("ports.", port_name, *built.line)  # keyed by the model's name
         provenance.add_runs(f"ports.{port_name}.", built.lines.items())
     if not ports and qos_line is not None:
         built = build_port(TEMPLATE_PORT, None, plan, (None, oper_file), issues)

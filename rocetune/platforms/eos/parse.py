@@ -133,14 +133,13 @@ def build(
         built = build_port(port_name, iface, config, oper.get(port_name), issues, blocked=blocked)
         config.interfaces.pop(port_name, None)
         ports[port_name] = built.port
-        if iface.line:
-            provenance.add(f"ports.{port_name}", config_file, iface.line)
+        if iface.line:  # keyed by the port's name (the model's string)
+            provenance.add_member("ports.", port_name, config_file, iface.line)
         else:
-            provenance.add(f"ports.{port_name}", oper_file, oper[port_name].line)
-        for field, line in built.lines.items():
-            provenance.add(f"ports.{port_name}.{field}", config_file, line)
-        for field, line in built.oper_lines.items():
-            provenance.add(f"ports.{port_name}.{field}", oper_file, line)
+            provenance.add_member("ports.", port_name, oper_file, oper[port_name].line)
+        parent = f"ports.{port_name}."
+        provenance.add_many(parent, config_file, list(built.lines.items()))
+        provenance.add_many(parent, oper_file, list(built.oper_lines.items()))
     return ports
 
 

@@ -131,8 +131,7 @@ def build(
         cfg.interfaces.pop(port_name, None)
         ports[port_name] = built.port
         _port_provenance(provenance, src, files)
-        for field, line in built.lines.items():
-            provenance.add(f"ports.{port_name}.{field}", files[0], line)
+        provenance.add_many(f"ports.{port_name}.", files[0], list(built.lines.items()))
     if not ports and cfg.system:
         ports[TEMPLATE_PORT] = _template_port(cfg, plan, issues, provenance, files[0])
     return ports
@@ -155,13 +154,14 @@ def _template_port(
 
 
 def _port_provenance(provenance: Provenance, src: PortInput, files: tuple[str, str]) -> None:
-    path = f"ports.{src.name}"
+    """The port's own line, keyed by its name (the model's string)."""
+    name = src.name
     if src.iface is not None:
-        provenance.add(path, files[0], src.iface.line)
+        provenance.add_member("ports.", name, files[0], src.iface.line)
     elif src.breakout_speed is not None:
-        provenance.add(path, files[0], src.breakout_speed[1])
+        provenance.add_member("ports.", name, files[0], src.breakout_speed[1])
     elif src.oper is not None:
-        provenance.add(path, files[1], src.oper.line)
+        provenance.add_member("ports.", name, files[1], src.oper.line)
 
 
 def _device_provenance(

@@ -212,6 +212,10 @@ def _bulk(dev: Device, port: PortLike, ctx: CheckContext) -> Iterator[Result]:
         yield _bulk_issue(table, {k: carriers[k] for k in bad})
 
 
+_Carried = tuple[tuple[int, ...], tuple[int, ...]]
+"""(DSCPs, priorities) carried by one scheduler key, sorted."""
+
+
 def _map_notes(dev: Device, port: PortLike) -> list[Missing]:
     out = []
     if port.dscp_to_priority is None:
@@ -223,11 +227,13 @@ def _map_notes(dev: Device, port: PortLike) -> list[Missing]:
     return out
 
 
-def _carriers(table: _Table, ctx: CheckContext) -> dict[int, tuple[set[int], set[int]]]:
-    """Scheduler key -> (non-CNP DSCPs, lossless priorities) that land in it.
+def _carriers(table: _Table, ctx: CheckContext) -> dict[int, _Carried]:
+    """Scheduler key -> (non-CNP DSCPs, lossless priorities) that land in it, sorted.
 
     DSCPs other than the CNP DSCP that share the CNP class (CS6 network control on an
     8-to-1 map) do not make it data-carrying: that class is meant to be strict (RT403).
+    Tuples, not sets: the run keeps the result (``ctx.memo``); 64 DSCPs in sets were ~8 KB,
+    more than a 64-port switch's config.
     """
     port = table.port
     intent = ctx.intent
@@ -250,10 +256,10 @@ def _carriers(table: _Table, ctx: CheckContext) -> dict[int, tuple[set[int], set
         key = None if tc is None else table.tc_key(tc)
         if key is not None:
             out.setdefault(key, (set(), set()))[1].add(prio)
-    return out
+    return {key: (tuple(sorted(dscp)), tuple(sorted(prio))) for key, (dscp, prio) in out.items()}
 
 
-def _bulk_issue(table: _Table, bad: dict[int, tuple[set[int], set[int]]]) -> Issue:
+def _bulk_issue(table: _Table, bad: dict[int, _Carried]) -> Issue:
     parts = []
     for key, (dscps, prios) in bad.items():
         what = []

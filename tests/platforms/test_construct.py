@@ -3,7 +3,7 @@
 The switch builders construct ports from values they typed themselves and hand every port of
 a device the same objects for the same binding. With ``construct.VERIFY`` every constructed
 model is validated too and must be strictly equal (types included): these tests parse every
-SONiC and NVUE file of the repository that way.
+SONiC, NVUE and EOS file of the repository that way.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from benchmarks.fabricgen import cumulus_config, sonic_config
+from benchmarks.memory import eos_config
 from rocetune.load import load_device
 from rocetune.model import EcnProfile, Port
 from rocetune.platforms.common import construct
@@ -33,14 +34,25 @@ FOLDERS = (
 )
 
 
-def _files() -> Iterator[Path]:
-    for folder in FOLDERS:
+EOS_FOLDERS = (
+    "tests/corpus/eos",
+    "tests/realworld/configs/eos",
+    "tests/platforms/goldens/eos",
+    "tests/fixtures/eos",
+    "tests/render/golden",
+    "inventories/lab/snapshots/spine1",
+)
+
+
+def _files(folders: tuple[str, ...]) -> Iterator[Path]:
+    for folder in folders:
         for path in sorted((ROOT / folder).rglob("*")):
             if path.is_file() and path.suffix in SUFFIXES:
                 yield path
 
 
-FILES = list(_files())
+FILES = list(_files(FOLDERS))
+EOS_FILES = list(_files(EOS_FOLDERS))
 
 
 @pytest.fixture
@@ -92,6 +104,34 @@ def test_constructed_ports_equal_validated_ones(path: Path) -> None:
         if loaded.result is None:
             why = str(loaded.error or (loaded.problem and loaded.problem.message))
             assert "internal error" not in why, why
+
+
+@pytest.mark.usefixtures("verify")
+@pytest.mark.parametrize("path", EOS_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_constructed_eos_ports_equal_validated_ones(path: Path) -> None:
+    loaded = load_device(path.stem, path, "eos", "leaf")
+    if loaded.result is None:
+        why = str(loaded.error or (loaded.problem and loaded.problem.message))
+        assert "internal error" not in why, why
+
+
+def test_eos_ports_are_checked_against_validated_ones(
+    verify: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The EOS builder constructs its ports (and is checked): a generated 64-port switch."""
+    made: list[str] = []
+    real = construct._construct
+
+    def counted(cls: type[Port], values: dict[str, Any]) -> Port:
+        made.append(values["name"])
+        return real(cls, values)
+
+    monkeypatch.setattr(construct, "_construct", counted)
+    path = tmp_path / "spine.txt"
+    path.write_text(eos_config(64), encoding="utf-8")
+    loaded = load_device("spine", path, "eos", "spine")
+    assert loaded.result is not None
+    assert len(made) == len(loaded.result.device.ports) == 64
 
 
 @pytest.mark.usefixtures("verify")

@@ -37,6 +37,10 @@ Leaf = str | None
 """A leaf below a parent: None is a member's own path (``ports.Ethernet0``)."""
 _PATTERNS_MAX = 1024
 """Pooled patterns of packed codes per Provenance at most (see :meth:`Provenance._pack`)."""
+_GROUP_BITS = 12
+_GROUP_MASK = (1 << _GROUP_BITS) - 1
+"""A packed node is one int in its table: its first code << _GROUP_BITS | the number of its
+(shape, pattern) pair (at most 4,096 pairs; then nodes stay unpacked)."""
 _SHAPES_MAX = 4096
 """Shapes per Provenance at most: then new parents keep dicts of their own (bounded memory
 on any input)."""
@@ -111,51 +115,31 @@ class _Shape:
 class _Node:
     """The leaves recorded under one parent path: a shared shape and its codes, or a dict.
 
-    The codes are an array, or, *packed* (``base`` not None), a pattern shared by the nodes
-    whose codes follow it: per slot ``code << 1`` (the same line for every such node: a
-    global map's) or ``(code - base) << 1 | 1`` (a line of the node's own block, at the same
-    distance from its first)."""
+    A node whose codes follow a pattern shared with the nodes of its shape before it is
+    kept *packed*, as one int in its table (:meth:`Provenance._pack`): per slot the pattern
+    has ``code << 1`` (the same line for every such node: a global map's) or
+    ``(code - base) << 1 | 1`` (a line of the node's own block, at the same distance from
+    its first, ``base``)."""
 
-    __slots__ = ("base", "codes", "own", "shape")
+    __slots__ = ("codes", "own", "shape")
 
     def __init__(self, shape: _Shape | None) -> None:
         self.shape = shape
-        self.codes: Any = array("q")
-        """array[int], or tuple[int, ...] when packed."""
-        self.base: int | None = None
+        self.codes: array[int] = array("q")
         self.own: dict[Leaf, Any] | None = None if shape is not None else {}
-
-    def code(self, slot: int) -> int:
-        code: int = self.codes[slot]
-        base = self.base
-        if base is None:
-            return code
-        return base + (code >> 1) if code & 1 else code >> 1
-
-    def array(self) -> array[int]:
-        """The codes as an array (a packed node's spelled out)."""
-        codes = self.codes
-        if isinstance(codes, array):
-            return codes
-        base = self.base
-        assert base is not None
-        return array("q", [base + (c >> 1) if c & 1 else c >> 1 for c in codes])
-
-    def get(self, leaf: Leaf) -> int | None:
-        if self.own is not None:
-            return self.own.get(leaf)
-        assert self.shape is not None
-        slot = self.shape.slot(leaf)
-        return None if slot is None else self.code(slot)
 
     def leaves(self) -> Iterator[tuple[Leaf, Any]]:
         if self.own is not None:
             yield from self.own.items()
             return
         assert self.shape is not None
-        codes = self.array()
+        codes = self.codes
         for leaf, slot in self.shape.leaves():
             yield leaf, codes[slot]
+
+
+_Entry = _Node | int
+"""What a table holds per key: a node, or a packed node (an int)."""
 
 
 class _Refs(Mapping[str, SourceRef]):
@@ -195,8 +179,11 @@ class Provenance:
         "_count",
         "_file_no",
         "_files",
+        "_group_no",
+        "_groups",
         "_interned",
         "_open",
+        "_open_at",
         "_patterns",
         "_recent",
         "_root",
@@ -212,9 +199,9 @@ class Provenance:
         maps: dict[str, Mapping[str, SourceRef]] | None = None,
     ) -> None:
         self.maps: dict[str, Mapping[str, SourceRef]] = maps if maps is not None else {}
-        self._tree: dict[str, _Node] = {}
+        self._tree: dict[str, _Entry] = {}
         """Parent path -> node, of the paths not below a member."""
-        self._tables: tuple[dict[str, _Node], ...] = ({}, {}, self._tree)
+        self._tables: tuple[dict[str, _Entry], ...] = ({}, {}, self._tree)
         """Per kind of :func:`_cut` (0 ports, 1 NICs, -1 the rest): key -> node."""
         self._files: list[str] = []
         self._file_no: dict[str, int] = {}
@@ -224,6 +211,12 @@ class Provenance:
         self._interned: dict[tuple[str, int | None], SourceRef] = {}
         self._open: _Node | None = None
         """The node recorded last (not packed: records come port by port)."""
+        self._open_at: tuple[dict[str, _Entry], str] = (self._tree, "")
+        """Where :attr:`_open` is held (its table and key)."""
+        self._groups: list[tuple[_Shape, tuple[int, ...]]] = []
+        """The (shape, pattern) pairs of packed nodes, by number."""
+        self._group_no: dict[tuple[int, int], int] = {}
+        """(id of the shape, id of the pattern) -> its number in :attr:`_groups`."""
         self._recent: dict[_Shape, tuple[array[int], tuple[int, ...] | None]] = {}
         """Shape -> the codes of the node of that shape packed last, and its pattern if that
         one was not pooled (yet)."""
@@ -270,11 +263,12 @@ class Provenance:
                 kind,
                 key,
                 number[id(node.shape)] if node.shape is not None else -1,
-                node.array().tobytes(),
+                node.codes.tobytes(),
                 node.own,
             )
             for kind in (-1, 0, 1)
-            for key, node in self._tables[kind].items()
+            for key, entry in self._tables[kind].items()
+            for node in (self._node_of(entry),)
         ]
         return {
             "v": 3,
@@ -337,9 +331,19 @@ class Provenance:
         kind, key, leaf = _cut(path)
         self._put(self._tables[kind], key, leaf, file, line, overwrite=overwrite)
 
+    def _node_of(self, entry: _Entry) -> _Node:
+        """The node of a table entry (a packed one spelled out: a new node)."""
+        if type(entry) is not int:
+            return entry  # type: ignore[return-value]
+        shape, pattern = self._groups[entry & _GROUP_MASK]
+        base = entry >> _GROUP_BITS
+        node = _Node(shape)
+        node.codes = array("q", [base + (c >> 1) if c & 1 else c >> 1 for c in pattern])
+        return node
+
     def _put(
         self,
-        table: dict[str, _Node],
+        table: dict[str, _Entry],
         key: str,
         leaf: Leaf,
         file: str,
@@ -348,11 +352,7 @@ class Provenance:
         overwrite: bool,
     ) -> None:
         """Record ``leaf`` of the node ``table[key]`` (made when new)."""
-        node = table.get(key)
-        if node is None:
-            node = table[key] = _Node(self._root if self._shapes < _SHAPES_MAX else None)
-        if node is not self._open:
-            self._reopen(node)
+        node = self._opened(table, key)
         number = self._file_no.get(file)
         shape = node.shape  # None: the node keeps a dict of its own
         if shape is not None and number is not None and line is not None and 0 <= line < _MAX_LINE:
@@ -372,17 +372,34 @@ class Provenance:
             return
         self._record_other(node, leaf, file, line, overwrite)
 
-    def _reopen(self, node: _Node) -> None:
-        """``node`` is recorded now: pack the node recorded before (its port is complete, as
-        a rule) and spell ``node``'s codes out if they are packed."""
-        last = self._open
-        if last is not None and last.base is None:
-            self._pack(last)
-        if node.base is not None:
-            node.codes, node.base = node.array(), None
-        self._open = node
+    def _opened(self, table: dict[str, _Entry], key: str) -> _Node:
+        """The node ``table[key]`` to record in (made when new, spelled out when packed);
+        the node recorded before is packed when it is another one."""
+        entry = table.get(key)
+        if entry is None:
+            node = _Node(self._root if self._shapes < _SHAPES_MAX else None)
+            table[key] = node
+        elif type(entry) is int:
+            node = table[key] = self._node_of(entry)
+        else:
+            node = entry  # type: ignore[assignment]
+        if node is not self._open:
+            self._reopen(node, table, key)
+        return node
 
-    def _pack(self, node: _Node) -> None:
+    def _reopen(self, node: _Node, table: dict[str, _Entry], key: str) -> None:
+        """``node`` (``table[key]``, spelled out) is recorded now: pack the node recorded
+        before (its port is complete, as a rule)."""
+        last = self._open
+        if last is not None:
+            packed = self._pack(last)
+            if packed is not None:
+                where, name = self._open_at
+                where[name] = packed
+        self._open = node
+        self._open_at = (table, key)
+
+    def _pack(self, node: _Node) -> int | None:
         """Share ``node``'s codes with the nodes of its shape that came before it, where they
         follow one pattern (ports configured alike: ~20 codes each, 230 -> 0 bytes). Slots
         whose code equals the one of the node packed before are taken as they are, the
@@ -391,17 +408,20 @@ class Provenance:
 
         The pattern is made a tuple only when it is not the one of the node before: a tuple
         made per port and dropped for the pooled one stayed in CPython's free list of its
-        size (one per port, ~200 bytes, held until the end of the run)."""
+        size (one per port, ~200 bytes, held until the end of the run).
+
+        Returns the packed node (an int: its first code and the number of its shape and
+        pattern; no node object, ~100 bytes a port), None when it stays as it is."""
         shape, codes = node.shape, node.codes
         if shape is None or not codes:
-            return
+            return None
         recent = self._recent.get(shape)
         self._recent[shape] = (codes, None)
         if recent is None:
-            return
+            return None
         template, candidate = recent
         if len(template) != len(codes):  # that node was recorded again since: grew
-            return
+            return None
         base = codes[0]
         pairs = zip(codes, template, strict=True)
         spelled = [c << 1 if c == t else (c - base) << 1 | 1 for c, t in pairs]
@@ -417,10 +437,17 @@ class Provenance:
         if pooled is None:
             if pattern != candidate or len(self._patterns) >= _PATTERNS_MAX:
                 self._recent[shape] = (codes, pattern)
-                return
+                return None
             pooled = self._patterns[pattern] = pattern
         self._recent[shape] = (codes, pooled)  # the next node compares with it at once
-        node.codes, node.base = pooled, base
+        pair = (id(shape), id(pooled))
+        number = self._group_no.get(pair)
+        if number is None:
+            if len(self._groups) > _GROUP_MASK:
+                return None
+            number = self._group_no[pair] = len(self._groups)
+            self._groups.append((shape, pooled))
+        return base << _GROUP_BITS | number
 
     def _new_leaf(self, node: _Node, shape: _Shape, leaf: Leaf, code: int) -> None:
         self._count += 1
@@ -482,26 +509,33 @@ class Provenance:
         node = self._tables[kind].get(key)
         if node is None:
             return None
+        if type(node) is int:  # packed: its pattern's slot, relative to its first code
+            group, pattern = self._groups[node & _GROUP_MASK]
+            slot = group.index.get(leaf)
+            if slot is None or slot >= group.size:
+                return None
+            code = pattern[slot]
+            code = (node >> _GROUP_BITS) + (code >> 1) if code & 1 else code >> 1
+            return self._decode(code)
+        assert isinstance(node, _Node)
         shape = node.shape
         if shape is not None:
             slot = shape.index.get(leaf)
             if slot is None or slot >= shape.size:
                 return None
-            code = node.code(slot)
-            line = code >> _FILE_BITS  # a new SourceRef per lookup: nothing grows on reading
-            return SourceRef(self._files[code & (_MAX_FILES - 1)], line - 1 if line else None)
+            return self._decode(node.codes[slot])
         assert node.own is not None
         value = node.own.get(leaf)
         return None if value is None else self._value(value)
 
     def _recorded(self) -> Iterator[tuple[str, SourceRef]]:
-        for parent, node in self._tree.items():
-            for leaf, value in node.leaves():
+        for parent, entry in self._tree.items():
+            for leaf, value in self._node_of(entry).leaves():
                 yield f"{parent}{leaf}", self._value(value)
         for kind, table in zip(_MEMBERS, self._tables[:2], strict=True):
-            for name, node in table.items():
+            for name, entry in table.items():
                 path = kind + name
-                for leaf, value in node.leaves():
+                for leaf, value in self._node_of(entry).leaves():
                     yield path if leaf is None else f"{path}.{leaf}", self._value(value)
 
     def add(self, path: str, file: str, line: int | None) -> None:
@@ -544,11 +578,7 @@ class Provenance:
         if not leaves:
             return  # no node for a port without a record (as add would not make one)
         table, key = self._tables[0 if start == 6 else 1], parent[start:-1]
-        node = table.get(key)
-        if node is None:
-            node = table[key] = _Node(self._root if self._shapes < _SHAPES_MAX else None)
-        if node is not self._open:
-            self._reopen(node)
+        node = self._opened(table, key)
         codes = node.codes
         number = self._file_no.get(file)
         for leaf, line in leaves:

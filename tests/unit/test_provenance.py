@@ -7,7 +7,7 @@ import random
 import tracemalloc
 
 from rocetune.model import provenance as provenance_module
-from rocetune.model.provenance import _SHAPE_MAX, Provenance, SourceRef
+from rocetune.model.provenance import _GROUP_MASK, _SHAPE_MAX, Provenance, SourceRef
 
 
 def _reference(ops: list[tuple[str, str, str, int | None]]) -> dict[str, SourceRef]:
@@ -62,7 +62,7 @@ def test_ports_with_the_same_fields_share_one_shape() -> None:
     for p in range(64):
         for line, leaf in enumerate(("mtu", "pfc_rx", "speed_mbps"), start=10 * p):
             prov.add(f"ports.Ethernet{p}.{leaf}", "cfg", line)
-    shapes = {id(node.shape) for node in prov._tables[0].values()}
+    shapes = {id(prov._node_of(node).shape) for node in prov._tables[0].values()}
     assert len(shapes) == 1
     assert prov.lookup("ports.Ethernet5.pfc_rx") == SourceRef("cfg", 51)
     assert prov.lookup("ports.Ethernet5.pfc_rx.3") == SourceRef("cfg", 51)
@@ -172,7 +172,7 @@ def test_add_many_shares_shapes_like_add() -> None:
     prov = Provenance()
     for p in range(64):
         prov.add_many(f"ports.Ethernet{p}.", "cfg", [("mtu", 10 * p), ("pfc_rx", 10 * p + 1)])
-    assert len({id(node.shape) for node in prov._tables[0].values()}) == 1
+    assert len({id(prov._node_of(node).shape) for node in prov._tables[0].values()}) == 1
     assert prov.lookup("ports.Ethernet5.pfc_rx") == SourceRef("cfg", 51)
 
 
@@ -253,7 +253,7 @@ def test_ports_recorded_alike_pack_their_codes_and_answer_as_a_plain_dict() -> N
         prov = Provenance()
         for op, path, file, line in ops:
             getattr(prov, op)(path, file, line)
-        packed += sum(node.base is not None for node in prov._tables[0].values())
+        packed += sum(type(node) is int for node in prov._tables[0].values())
         flat = _reference(ops)
         assert dict(prov.items()) == flat
         for _, path, _, _ in ops:
@@ -267,7 +267,8 @@ def test_ports_recorded_alike_pack_their_codes_and_answer_as_a_plain_dict() -> N
     prov = Provenance()
     for op, path, file, line in _port_ops(0):
         getattr(prov, op)(path, file, line)
-    patterns = {id(node.codes) for node in prov._tables[0].values() if node.base is not None}
+    groups = [prov._groups[v & _GROUP_MASK] for v in prov._tables[0].values() if type(v) is int]
+    patterns = {id(pattern) for _, pattern in groups}
     assert len(patterns) <= 8  # one per shape and profile, not one per port
 
 
@@ -302,11 +303,12 @@ def test_add_member_records_what_add_records_keyed_by_the_name_given() -> None:
         assert member.lookup("nics.mlx5_0.x") == SourceRef("host", 3)
 
 
-def test_ports_recorded_alike_cost_a_node_and_a_code_each() -> None:
+def test_ports_recorded_alike_cost_an_int_each() -> None:
     """What the tables of ports recorded alike (the same fields, lines at the same offsets)
-    allocate per port, free lists included (no gc): a node, its first code and the table
-    entry, not a parent string, a leaf string or a pattern tuple per port (a dropped tuple
-    stays in CPython's free list of its size)."""
+    allocate per port, free lists included (no gc): the table entry of a packed port (one
+    int: its first code and its shape and pattern), not a node object, a parent string, a
+    leaf string or a pattern tuple per port (a dropped tuple stays in CPython's free list
+    of its size)."""
     names = [f"Ethernet{p}/1" for p in range(400)]
     fields = [f"f{i}" for i in range(20)]
     prov = Provenance()
@@ -322,5 +324,7 @@ def test_ports_recorded_alike_cost_a_node_and_a_code_each() -> None:
         tracemalloc.stop()
     mine = provenance_module.__file__
     held = sum(s.size for s in snapshot.statistics("filename") if s.traceback[0].filename == mine)
-    assert held / len(names) < 190, held / len(names)  # measured ~150 (was ~470)
-    assert len({id(node.codes) for node in prov._tables[0].values()}) <= 4  # 2 first, 1 open
+    assert held / len(names) < 110, held / len(names)  # ~76: an int and its entry (was ~470)
+    nodes = [node for node in prov._tables[0].values() if type(node) is not int]
+    assert len(nodes) <= 3  # the first two (no pattern yet) and the open one
+    assert len(prov._groups) == 1

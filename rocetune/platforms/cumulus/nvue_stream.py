@@ -17,7 +17,6 @@ ones the composed reader gives (it visits the nodes in the same order):
 
 from __future__ import annotations
 
-import sys
 from array import array
 from typing import Any
 
@@ -348,7 +347,11 @@ def key_name(key: Any) -> str:
     """A mapping key as the tree holds it (``true``/``false`` for booleans)."""
     if isinstance(key, bool):
         return str(key).lower()
-    return sys.intern(str(key))  # a port's keys are the same words: held once
+    # Not sys.intern: the interpreter's table of interned strings keeps a slot for each one
+    # freed since its last resize, so interning every port's keys grew it by ~1 MB at some
+    # run or other (a resize inside the lint of one 256-port switch: 7x -> 29x its config).
+    # The event reader holds each key text once per document (Reader.names).
+    return str(key)
 
 
 def apply_unset(patch: Any, target: dict[str, Any]) -> None:

@@ -400,9 +400,13 @@ class AioExecSession(LaneResults):
 
 
 async def _close(conn: asyncssh.SSHClientConnection) -> None:
+    """Say goodbye; a peer that does not take it within ``_CLOSE_WAIT`` (its window or the
+    socket buffer full) has the connection dropped, so no socket outlives its session."""
     conn.close()
-    with contextlib.suppress(Exception):
+    try:
         await asyncio.wait_for(conn.wait_closed(), _CLOSE_WAIT)
+    except Exception:
+        conn.abort()
 
 
 class AioExecTransport:

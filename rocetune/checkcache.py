@@ -104,9 +104,12 @@ def _encode(records: list[Record], strings: _Strings) -> list[_Raw]:
     return out
 
 
-def _decode(raw: list[Any], table: list[str]) -> list[Record]:
+def _decode(
+    raw: list[Any], table: list[str], refs: dict[tuple[int, int | None], SourceRef]
+) -> list[Record]:
     """The records of one rule on one subject; raises on anything :func:`_encode` does not
-    write (types are checked where a wrong one would not fail by itself)."""
+    write (types are checked where a wrong one would not fail by itself). ``refs``: the
+    pack's source references made so far (equal ones held once)."""
     out = []
     for item in raw:
         kind = item[0]
@@ -119,8 +122,12 @@ def _decode(raw: list[Any], table: list[str]) -> list[Record]:
                 table[text],
                 None if path is None else table[path],
             )
-            ref = None if file is None else SourceRef(table[file], line)
-            out.append(Record(missing=note, ref=ref, looked=bool(looked)))
+            ref = None
+            if file is not None:
+                ref = refs.get((file, line))
+                if ref is None:
+                    ref = refs[file, line] = SourceRef(table[file], line)
+            out.append(Record(None, note, ref, looked == 1))
         elif kind == 1:
             _, fields = item
             out.append(Record(finding=Finding.model_validate(fields)))
@@ -337,11 +344,12 @@ class CheckStore:
         if not all(type(c) is str for codes in sets for c in codes):
             raise _Damaged("codesets")
         old: dict[str, _Entry] = {}
+        refs: dict[tuple[int, int | None], SourceRef] = {}
         for key, (which, by_code) in raw.items():
             if type(which) is not int or which < 0:
                 raise _Damaged(key)
             codes = sets[which]
-            old[key] = (codes, {c: _decode(recs, table) for c, recs in by_code.items()})
+            old[key] = (codes, {c: _decode(recs, table, refs) for c, recs in by_code.items()})
             if not codes.issuperset(old[key][1]):
                 raise _Damaged(key)
         self._strings = _Strings(table)

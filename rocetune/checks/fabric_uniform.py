@@ -164,7 +164,7 @@ NIC_ASPECTS: dict[str, _Aspect] = {
 }
 
 
-@dataclass
+@dataclass(slots=True)
 class _Subject:
     """A compared unit: a switch (all its RoCE ports) or one NIC port."""
 
@@ -178,7 +178,11 @@ class _Subject:
         """The compared value (kept: a subject is complete once built, and plan re-checks
         share subjects, rocetune.checks.memo)."""
         if self._key is None:
-            self._key = tuple(sorted(str(v) for v in self.values))
+            values = self.values
+            if len(values) == 1:  # most subjects: one value (no sort)
+                self._key = (str(next(iter(values))),)
+            else:
+                self._key = tuple(sorted(str(v) for v in values))
         return self._key
 
     def show(self) -> str:

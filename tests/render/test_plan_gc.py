@@ -15,6 +15,7 @@ from rocetune.api.fixes import plan_audited, replay_lint
 from rocetune.inventory import load_inventory
 from rocetune.model import Severity
 from rocetune.render.plan import Source
+from tests.plan_counting import count_replays_and_checks
 
 LAB = Path(__file__).resolve().parents[2] / "inventories" / "lab" / "inventory.yaml"
 
@@ -45,24 +46,8 @@ def test_the_summary_reuses_each_devices_checked_replay(monkeypatch: pytest.Monk
     from rocetune.render import plan as plan_module
     from rocetune.render.plan_output import to_json
 
-    replays: list[str] = []
-    checks: list[str] = []
-    replay, check, plan_device = (
-        plan_module._replay,
-        plan_module._Ctx.check,
-        plan_module._plan_device,
-    )
-
-    def counting_replay(ctx: Any, name: str, *args: Any) -> Any:
-        replays.append(name)
-        return replay(ctx, name, *args)
-
-    def counting_check(self: Any, name: str, *args: Any) -> Any:
-        checks.append(name)
-        return check(self, name, *args)
-
-    monkeypatch.setattr(plan_module, "_replay", counting_replay)
-    monkeypatch.setattr(plan_module._Ctx, "check", counting_check)
+    plan_device = plan_module._plan_device
+    replays, checks = count_replays_and_checks(monkeypatch)
     report = api.plan(LAB, processes=1)
     changed = [d.name for d in report.devices if d.changes]
     assert changed

@@ -11,33 +11,22 @@ import pytest
 
 from rocetune import api
 from rocetune.api import fixes
-from rocetune.render import plan as plan_module
+from tests.plan_counting import count_replays_and_checks
 
 LAB = Path(__file__).resolve().parents[2] / "inventories" / "lab" / "inventory.yaml"
 
 
 def test_fix_lines_replay_only_what_the_rechecks_read(monkeypatch: pytest.MonkeyPatch) -> None:
     result = api.audit(LAB)
-    replays: list[str] = []
-    checks: list[str] = []
+    replays, checks = count_replays_and_checks(monkeypatch)
     whole: list[object] = []
-    replay, check, lint = plan_module._replay, plan_module._Ctx.check, fixes._region_lint
-
-    def counting_replay(ctx: Any, name: str, *args: Any) -> Any:
-        replays.append(name)
-        return replay(ctx, name, *args)
-
-    def counting_check(self: Any, name: str, *args: Any) -> Any:
-        checks.append(name)
-        return check(self, name, *args)
+    lint = fixes._region_lint
 
     def counting_lint(fabric: Any, provenance: Any, only: Any = None) -> Any:
         if only is None:
             whole.append(fabric)
         return lint(fabric, provenance, only)
 
-    monkeypatch.setattr(plan_module, "_replay", counting_replay)
-    monkeypatch.setattr(plan_module._Ctx, "check", counting_check)
     monkeypatch.setattr(fixes, "_region_lint", counting_lint)
     api.attach_fixes(result)
     assert result.fixes

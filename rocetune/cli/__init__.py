@@ -65,10 +65,12 @@ def cli() -> None:
 
 def main() -> None:
     """Console-script entry point."""
-    from rocetune.cli.signals import install_signal_handlers, interrupted
+    from rocetune.cli.signals import install_signal_handlers, interrupted, leave
 
     install_signal_handlers()
     try:
         cli(prog_name="rocetune")
     except KeyboardInterrupt as exc:
         interrupted(exc)
+    except SystemExit as done:
+        leave(done)

@@ -133,15 +133,26 @@ def frozen() -> Iterator[Callable[[], None]]:
     made render grow faster than the fabric). The function it gives (``settle``) does the
     same for what the block made and keeps so far (the plan after each device: its full
     collections re-scanned every plan made before). Nothing changes when the collector is
-    disabled."""
+    disabled. Blocks nest: an inner block's objects stay frozen until the outermost ends
+    (``gc.unfreeze`` thaws every frozen object, so an inner block ending would make the
+    outer block's next full collection scan the whole model again)."""
     if not gc.isenabled():
         yield _unchanged
         return
+    if _FROZEN:  # an enclosing block unfreezes
+        yield _settle
+        return
     gc.freeze()
+    _FROZEN.append(True)
     try:
         yield _settle
     finally:
+        _FROZEN.clear()
         gc.unfreeze()
+
+
+_FROZEN: list[bool] = []
+"""Non-empty while a :func:`frozen` block is open (the outermost one unfreezes)."""
 
 
 def _settle() -> None:

@@ -157,6 +157,7 @@ def emit(
 
     ``cache``: the run's parse cache, which also keeps the ``fix:`` lines' plan. ``record``:
     given what the run printed when it had no input error (rocetune.runcache)."""
+    from rocetune.api.parsing import frozen
     from rocetune.cli.settings import finish
     from rocetune.report import render
 
@@ -168,12 +169,13 @@ def emit(
     output: Path | None = opts["output"]
     tty = output is None and sys.stdout.isatty()
     text = text_options(opts, tty)
-    if opts["fmt"] != "junit":  # JUnit lists findings per rule; the others show root causes
-        from rocetune import api
-
-        api.attach_fixes(result, cache)  # root causes that share a fix group alike in every format
     colour = opts["fmt"] == "text" and use_colour(opts.get("color") or "auto", tty)
-    body = render(opts["fmt"], result, colour=colour, text=text)
+    with frozen():  # the collections of the fix: lines' plan and the report skip the audit
+        if opts["fmt"] != "junit":  # JUnit lists findings per rule; the others: root causes
+            from rocetune import api
+
+            api.attach_fixes(result, cache)  # root causes sharing a fix group, in every format
+        body = render(opts["fmt"], result, colour=colour, text=text)
     if output is None:
         click.echo(body, nl=False, color=colour)
     else:

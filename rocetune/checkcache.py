@@ -35,6 +35,7 @@ import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from weakref import ref
 
 from rocetune.checks.base import Missing
 from rocetune.engine import Record, Subject
@@ -195,7 +196,9 @@ class CheckStore:
         name = hashlib.blake2b(scope.encode(), digest_size=16).hexdigest()
         self.cache = cache
         self.path = cache.directory / CACHE_VERSION / "checks" / f"{name}.json"
-        self.fabric = fabric
+        self.devices = fabric.devices
+        self.known_devices = frozenset(fabric.known_devices)
+        """The fabric's devices (not the fabric: a store :func:`keep` keeps lets it go)."""
         self.content = content
         """Device name -> its parse entry key (only devices read through the cache)."""
         self.context = context
@@ -221,10 +224,10 @@ class CheckStore:
     def _local_key(self, device: str) -> str | None:
         if device in self._local:
             return self._local[device]
-        dev = self.fabric.devices.get(device)
+        dev = self.devices.get(device)
         key: str | None
         if dev is None:
-            known = device in self.fabric.known_devices
+            known = device in self.known_devices
             key = f"absent\0{device}\0{known}"
         elif device not in self.content:
             key = None
@@ -316,6 +319,24 @@ class CheckStore:
         if key is not None:
             self._put.setdefault(key, {})[code] = records
 
+    def peek(self, subject: Device | Link, code: str) -> list[Record] | None:
+        """The records of rule ``code`` on ``subject`` of this run's fabric that this run
+        used or made (None: none), neither counted nor kept: a later check of the same
+        subjects (the plan's re-checks, :class:`Replayed`) reads them."""
+        _, key, entry = self._subject(subject)
+        if key is None:
+            return None
+        made = self._put.get(key)
+        if made is not None and code in made:
+            return made[code]
+        if entry is not None:
+            got = entry[1].get(code)
+            if got is not None:
+                return got
+            if code in entry[0]:
+                return []
+        return None
+
     # --- the pack ---------------------------------------------------------------------
 
     def _load(self) -> dict[str, _Entry]:
@@ -404,6 +425,53 @@ class CheckStore:
             write_bytes(self.path, json.dumps(pack, separators=(",", ":")).encode())
         except OSError:
             self.cache.write_errors += 1
+
+
+class Replayed:
+    """A :class:`rocetune.engine.SubjectStore` over the records a finished run of
+    :class:`CheckStore` used or made (:meth:`CheckStore.peek`), for checks of the same
+    fabric (or of one that differs only in the devices ``changed``, whose subjects and
+    whose neighbours' are never taken from it): nothing is stored, a subject without
+    records runs the rule. With the rules' default options only (the store's context is
+    the audit's selection and options; the caller checks they are the defaults)."""
+
+    def __init__(self, store: CheckStore, changed: frozenset[str] = frozenset()) -> None:
+        self.store = store
+        self.changed = changed
+
+    def get(self, kind: Subject, subject: Device | Link, code: str) -> list[Record] | None:
+        """The run's records of ``code`` on ``subject`` when it is unchanged."""
+        if self.changed:
+            if isinstance(subject, Link):
+                if subject.a.device in self.changed or subject.b.device in self.changed:
+                    return None
+            else:
+                return None  # a device rule reads the device and its neighbours: changed ones
+        return self.store.peek(subject, code)
+
+    def put(self, kind: Subject, subject: Device | Link, code: str, records: list[Record]) -> None:
+        """Nothing is stored (the run's store is saved already)."""
+
+
+_KEPT: list[tuple[ref[Fabric], CheckStore]] = []
+"""The store of the last audit run kept for its plan (:func:`keep`), while its fabric lives."""
+
+
+def keep(store: CheckStore, fabric: Fabric) -> None:
+    """Keep ``store`` (a finished run's, of ``fabric``) for the plan of the ``fix:`` lines
+    that follows it (:func:`kept`), for as long as ``fabric`` lives."""
+
+    def forget(gone: ref[Fabric]) -> None:
+        if _KEPT and _KEPT[0][0] is gone:
+            _KEPT.clear()
+
+    _KEPT[:] = [(ref(fabric, forget), store)]
+
+
+def kept(fabric: Fabric) -> CheckStore | None:
+    """The store :func:`keep` kept for ``fabric`` (None: none)."""
+    last = _KEPT[0] if _KEPT else None  # one read: another thread may replace it
+    return last[1] if last is not None and last[0]() is fabric else None
 
 
 def scope_of(paths: Sequence[Path | str]) -> str:

@@ -550,6 +550,7 @@ def recheck(
     *,
     only: frozenset[str],
     report_missing: bool = True,
+    stores: tuple[SubjectStore | None, SubjectStore | None] = (None, None),
 ) -> tuple[list[Finding], list[Finding]]:
     """What :func:`run_checks` with ``only`` finds on ``before`` and on ``after`` (the same
     fabric with devices of ``only`` replaced: ``rocetune plan``'s re-check of a change),
@@ -558,9 +559,15 @@ def recheck(
     fabric-level findings. Fabric-wide rules with :attr:`Rule.focused` read every device
     but report only on those (:attr:`CheckContext.focus`); when what their verdicts on the
     other devices depend on changes (their signs differ, e.g. a new majority), both runs
-    are the full ones. Linear in what the change touches, not in the fabric's findings."""
+    are the full ones. Linear in what the change touches, not in the fabric's findings.
+    ``stores``: the records of port, device and link rules on subjects of ``before`` and of
+    ``after`` from a run that checked them (:class:`SubjectStore`; the audit's, for the
+    subjects the change leaves alone): taken instead of running the rule there."""
     opts = options or {}
-    runs = (_Rerun(before, provenance[0], only, opts), _Rerun(after, provenance[1], only, opts))
+    runs = (
+        _Rerun(before, provenance[0], only, opts, stores[0]),
+        _Rerun(after, provenance[1], only, opts, stores[1]),
+    )
     order = [r for r in rules if r.meta.code != MISSING_CODE]
     focused = [r for r in order if r.focused]
     for run in runs:  # one fabric after the other (rules share per-fabric lookups)
@@ -582,8 +589,8 @@ def recheck(
                     run.records[rule_cls] = run.run(rule_cls, focus)
     if verdict == "full":
         first, second = (
-            run_checks(f, rules, options, p, report_missing=report_missing, only=only)
-            for f, p in zip((before, after), provenance, strict=True)
+            run_checks(f, rules, options, p, report_missing=report_missing, only=only, store=st)
+            for f, p, st in zip((before, after), provenance, stores, strict=True)
         )
         return first, second
     got = [run.collect(order, focus, report_missing=report_missing) for run in runs]
@@ -650,9 +657,15 @@ class _Rerun:
     """One fabric's side of :func:`recheck`: each rule's records."""
 
     def __init__(
-        self, fabric: Fabric, prov: _Prov, only: frozenset[str], options: _Options
+        self,
+        fabric: Fabric,
+        prov: _Prov,
+        only: frozenset[str],
+        options: _Options,
+        store: SubjectStore | None = None,
     ) -> None:
         self.fabric = fabric
+        self.store = store
         self.options = options
         self.prov = prov
         self.only = only
@@ -672,6 +685,11 @@ class _Rerun:
             _scopes=self.scopes,
             _memo=self.memo,
         )
+        kind = subject_kind(rule_cls) if self.store is not None else None
+        if self.store is not None and kind is not None:
+            return list(
+                _stored(self.store, kind, rule_cls(), ctx, index=self.index, prov=self.prov)
+            )
         return [_record(rule_cls, r, self.index, self.prov) for r in rule_cls().run(ctx)]
 
     def devices(self) -> set[str]:

@@ -57,7 +57,10 @@ def _check(
     only: frozenset[str] | None = None,
     *,
     cached: _Cached | None = None,
+    keep: bool = False,
 ) -> list[Finding]:
+    """The findings of the selected rules; ``cached``: with the check cache, whose records
+    the plan of the ``fix:`` lines re-reads when ``keep`` (rocetune.checkcache.keep)."""
     rules = select_rules(all_rules(), selection)
     report_missing = any(r.meta.code == MISSING_CODE for r in rules)
     if cached is None or only is not None:
@@ -73,26 +76,34 @@ def _check(
         fabric, rules, options, provenance, report_missing=report_missing, store=store
     )
     store.save()
+    if keep:
+        from rocetune.checkcache import keep as keep_store
+
+        keep_store(store, fabric)
     return findings
 
 
-def _kept_for_plan(
-    fabric: Fabric, options: dict[str, RuleOptions] | None, cache: ParseCache | None
-) -> AbstractContextManager[None]:
-    """The run of an audit through the parse cache (the CLI's re-audit: the plan of its
-    ``fix:`` lines follows) keeps its whole-fabric results for that plan
-    (rocetune.checks.memo.keeping) when the plan's re-checks would compute the same: every
-    rule's options are the defaults (the plan runs the rules with them). Not without the
-    cache: a library caller may never plan, and the results outlive the run."""
+def _for_plan(options: dict[str, RuleOptions] | None, cache: ParseCache | None) -> bool:
+    """Whether the run of an audit through the parse cache (the CLI's re-audit: the plan of
+    its ``fix:`` lines follows) keeps its whole-fabric results and its check records for
+    that plan (rocetune.checks.memo.keeping, rocetune.checkcache.keep): when the plan's
+    re-checks would compute the same, every rule's options being the defaults (the plan
+    runs the rules with them). Not without the cache: a library caller may never plan, and
+    the results outlive the run."""
+    if cache is None:
+        return False
+    rules = {r.meta.code: r for r in all_rules()}
+    return all(
+        code in rules and opts == rules[code].options_model()
+        for code, opts in (options or {}).items()
+    )
+
+
+def _kept_for_plan(fabric: Fabric, keep: bool) -> AbstractContextManager[None]:
+    """:func:`rocetune.checks.memo.keeping` of ``fabric`` when ``keep`` (:func:`_for_plan`)."""
     from rocetune.checks.memo import keeping
 
-    if cache is None:
-        return nullcontext()
-    rules = {r.meta.code: r for r in all_rules()}
-    for code, opts in (options or {}).items():
-        if code not in rules or opts != rules[code].options_model():
-            return nullcontext()
-    return keeping(fabric)
+    return keeping(fabric) if keep else nullcontext()
 
 
 _Cached = tuple["ParseCache", str, dict[str, str]]
@@ -140,8 +151,9 @@ def _assemble(
         known_devices=tuple(status),
     )
     cached = (cache, scope, content) if cache is not None else None
-    with _kept_for_plan(fabric, options, cache):  # fixplan: for the fix: lines' plan
-        findings = _check(fabric, prov, selection, options, cached=cached)
+    keep = _for_plan(options, cache)
+    with _kept_for_plan(fabric, keep):  # fixplan: for the fix: lines' plan
+        findings = _check(fabric, prov, selection, options, cached=cached, keep=keep)
     ran = tuple(r.meta.code for r in select_rules(all_rules(), selection))
     return AuditResult(fabric, findings, status, errors, prov, ran, content=content)
 

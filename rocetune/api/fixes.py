@@ -42,13 +42,22 @@ def replay_recheck(
 ) -> tuple[list[Finding], list[Finding]]:
     """The plan's re-check of one replayed change (rocetune.render.plan.Recheck): the
     default audit selection on the fabric before and after, restricted to the devices where
-    they can differ (:func:`rocetune.engine.recheck`)."""
+    they can differ (:func:`rocetune.engine.recheck`), with the audit's own check records
+    (rocetune.checkcache.kept) of the subjects the change leaves alone."""
+    from rocetune.checkcache import Replayed, kept
     from rocetune.checks.registry import all_rules
-    from rocetune.engine import MISSING_CODE, Selection, recheck, select_rules
+    from rocetune.engine import MISSING_CODE, Selection, SubjectStore, recheck, select_rules
 
     rules = select_rules(all_rules(), Selection())
     report = any(r.meta.code == MISSING_CODE for r in rules)
-    return recheck(before, after, rules, None, provenance, only=only, report_missing=report)
+    store = kept(before)  # the audit's records: the subjects the change leaves alone
+    stores: tuple[SubjectStore | None, SubjectStore | None] = (None, None)
+    if store is not None:
+        changed = frozenset(n for n in only if after.devices.get(n) is not before.devices.get(n))
+        stores = (Replayed(store), Replayed(store, changed))
+    return recheck(
+        before, after, rules, None, provenance, only=only, report_missing=report, stores=stores
+    )
 
 
 def plan_audited(
@@ -60,13 +69,15 @@ def plan_audited(
     converge: bool = False,
     devices: Iterable[str] = (),
     summary: bool = True,
+    findings: list[Finding] | None = None,
 ) -> PlanReport:
     """The remediation (or ``converge``) plan of ``sources`` from the audit ``result``: each
     replayed change re-checked in delta form (:func:`replay_recheck`), with the audited
     fabric, and each device's plan once made, kept out of the cyclic collector's scans
     (:func:`rocetune.api.parsing.frozen`), and the whole-fabric results of the audit's own
     run given to the re-checks (:func:`rocetune.checks.memo.kept`). ``rocetune plan`` and
-    the ``fix:`` lines both plan this way."""
+    the ``fix:`` lines both plan this way. ``findings``: the audit's findings the plan
+    reads (default: all of them; see :func:`_near`)."""
     from contextlib import nullcontext
 
     from rocetune.api.parsing import frozen
@@ -77,7 +88,7 @@ def plan_audited(
     with frozen() as settle, shared_per_device(audited) if audited else nullcontext():
         return plan_fabric(
             result.fabric,
-            result.findings,
+            result.findings if findings is None else findings,
             dict(result.provenance),
             sources,
             lint,
@@ -204,7 +215,10 @@ def _plan(result: AuditResult, names: list[str]) -> dict[str, tuple[fixcache.Dev
             sources.append(Source(name, result.fabric.devices[name].platform, src))
     if not sources:
         return {}
-    report = plan_audited(result, sources, _region_lint, Severity.INFO, summary=False)
+    near = _near(result, {s.name for s in sources})
+    report = plan_audited(
+        result, sources, _region_lint, Severity.INFO, summary=False, findings=near
+    )
     out: dict[str, tuple[fixcache.DeviceFixes, bool]] = {}
     for dev in report.devices:
         mine: dict[str, list[str]] = {}
@@ -215,3 +229,19 @@ def _plan(result: AuditResult, names: list[str]) -> dict[str, tuple[fixcache.Dev
                     texts.append(change.text)
         out[dev.name] = (list(mine.items()), dev.status != "error")
     return out
+
+
+def _near(result: AuditResult, names: set[str]) -> list[Finding]:
+    """The audit's findings on ``names``, on the devices linked to them, and fabric-level
+    ones, in report order: all that a plan of ``names`` without its summary reads. A change
+    of a device is made for a finding on it or on one of its links (whose device is the
+    link's other end, then); a change's fixes are matched to these findings by fingerprint,
+    and a finding's run fingerprint (its occurrence number) depends only on the findings of
+    its own device (:func:`rocetune.fingerprint.fingerprints`), so it is the same here as
+    over the whole run. A plan of a few devices of a big fleet no longer fingerprints every
+    finding of the fleet."""
+    near = set(names)
+    for link in result.fabric.links:
+        if link.a.device in names or link.b.device in names:
+            near.update((link.a.device, link.b.device))
+    return [f for f in result.findings if f.device is None or f.device in near]

@@ -21,10 +21,10 @@ import dataclasses
 import gc
 import os
 import signal
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from rocetune.load import Loaded, cached_entry, entry_device, known_key, load_device
 from rocetune.model.share import Sharer, sharing
@@ -124,8 +124,15 @@ def _worker_init() -> None:
     _worker_sharer[:] = [Sharer()]
 
 
+class Settle(Protocol):
+    """What :func:`frozen` and :func:`long_lived` give: keep what is alive out of the cyclic
+    collector's scans (``collect``: collect the garbage cycles made since the last call first)."""
+
+    def __call__(self, collect: bool = True) -> None: ...
+
+
 @contextmanager
-def frozen() -> Iterator[Callable[[], None]]:
+def frozen() -> Iterator[Settle]:
     """A block that works on a fabric already built (render, plan, the ``fix:`` lines): the
     objects alive when it starts are kept out of the cyclic collector's scans until it ends
     (``gc.freeze``; reference counting still frees them), so the collections the block's own
@@ -155,17 +162,20 @@ _FROZEN: list[bool] = []
 """Non-empty while a :func:`frozen` block is open (the outermost one unfreezes)."""
 
 
-def _settle() -> None:
-    gc.collect()  # only what was made since the last settle: the rest is frozen
+def _settle(collect: bool = True) -> None:
+    """``collect``: False for objects known to hold no garbage cycle (a model decoded from
+    the cache): frozen without the collection that would scan every one of them."""
+    if collect:
+        gc.collect()  # only what was made since the last settle: the rest is frozen
     gc.freeze()
 
 
-def _unchanged() -> None:
+def _unchanged(collect: bool = True) -> None:
     """``settle`` with the collector disabled."""
 
 
 @contextmanager
-def long_lived() -> Iterator[Callable[[], None]]:
+def long_lived() -> Iterator[Settle]:
     """A block whose objects alive at each call of the function it gives (``settle``) are
     kept out of the cyclic garbage collector's scans until the block ends.
 

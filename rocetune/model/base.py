@@ -66,22 +66,37 @@ class Model(BaseModel):
             _rehome(self, *layout)
 
     def __setstate__(self, state: dict[Any, Any]) -> None:
-        super().__setstate__(state)
+        """Pydantic's ``__setstate__`` with the field values put in a key-shared dict (as
+        :meth:`model_post_init` does) before they are set: one ``__dict__`` set, not two
+        (a cached audit unpickles every model of every unchanged device)."""
+        setattr_ = object.__setattr__
+        setattr_(self, "__pydantic_fields_set__", state.get("__pydantic_fields_set__", {}))
+        setattr_(self, "__pydantic_extra__", state.get("__pydantic_extra__", {}))
+        setattr_(self, "__pydantic_private__", state.get("__pydantic_private__", {}))
+        values = state.get("__dict__", {})
         layout = self._key_shared
-        if layout is not None:
-            _rehome(self, *layout)
+        setattr_(self, "__dict__", values if layout is None else _keyed(values, *layout))
 
 
 def _rehome(model: BaseModel, template: dict[str, Any], names: tuple[str, ...]) -> None:
-    """Move ``model``'s field values into a copy of ``template`` when it has exactly the
-    template's keys (pydantic fills every field, in field order, as the template has them;
-    ``model_construct`` without a required field keeps its own dict)."""
+    """Move ``model``'s field values into a copy of ``template`` (:func:`_keyed`)."""
     values = model.__dict__
-    if len(values) == len(names):
-        moved = template.copy()
-        moved.update(values)
-        if len(moved) == len(names):  # no other key: the same mapping
-            object.__setattr__(model, "__dict__", moved)
+    moved = _keyed(values, template, names)
+    if moved is not values:
+        object.__setattr__(model, "__dict__", moved)
+
+
+def _keyed(
+    values: dict[str, Any], template: dict[str, Any], names: tuple[str, ...]
+) -> dict[str, Any]:
+    """``values`` in a copy of ``template`` when they have exactly the template's keys
+    (pydantic fills every field, in field order, as the template has them;
+    ``model_construct`` without a required field keeps its own dict), else ``values``."""
+    if len(values) != len(names):
+        return values
+    moved = template.copy()
+    moved.update(values)
+    return moved if len(moved) == len(names) else values  # no other key: the same mapping
 
 
 class _Blank(Model):

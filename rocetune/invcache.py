@@ -44,13 +44,41 @@ def _feed(h: hashlib.blake2b, data: bytes) -> None:
 
 
 def _still_resolved(checks: _Checks) -> bool:
-    """Every (joined, resolved, is a directory) path resolves and exists as it did."""
+    """Every (joined, resolved, is a directory) path resolves and exists as it did.
+
+    A path's directory is resolved once for all the paths in it (10,000 snapshots in one
+    ``hosts/`` directory: one ``realpath`` of it, not one per snapshot, each a ``lstat``
+    of every component); then one ``lstat`` of the path itself says whether it exists, is
+    a directory, or is a symbolic link (resolved in full, as before)."""
+    import stat
+
+    heads: dict[str, str] = {}
     for joined, resolved, directory in checks:
-        if os.path.realpath(joined) != resolved:
+        head, tail = os.path.split(joined)
+        if tail in ("", ".", ".."):
+            if not _resolved_in_full(joined, resolved, directory):
+                return False
+            continue
+        try:
+            mode = os.lstat(joined).st_mode
+        except OSError:
             return False
-        if not (os.path.isdir(resolved) if directory else os.path.exists(resolved)):
+        if stat.S_ISLNK(mode):
+            if not _resolved_in_full(joined, resolved, directory):
+                return False
+            continue
+        real_head = heads.get(head)
+        if real_head is None:
+            real_head = heads[head] = os.path.realpath(head)
+        if os.path.join(real_head, tail) != resolved or (directory and not stat.S_ISDIR(mode)):
             return False
     return True
+
+
+def _resolved_in_full(joined: str, resolved: str, directory: bool) -> bool:
+    if os.path.realpath(joined) != resolved:
+        return False
+    return os.path.isdir(resolved) if directory else os.path.exists(resolved)
 
 
 def load(path: Path | str, cache: ParseCache) -> Inventory:

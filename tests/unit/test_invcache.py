@@ -128,3 +128,31 @@ def test_an_audit_with_a_cache_reads_the_inventory_once_per_change(
         assert cached.inventory == plain.inventory == str(inventory)
     assert len(loads) == 1
     assert os.path.isdir(tmp_path / "c")
+
+
+def test_a_snapshot_that_is_a_link_itself_is_followed_when_it_moves(
+    tmp_path: Path, loads: list[Path]
+) -> None:
+    """The snapshot path's last component a symbolic link (its directory resolved once for
+    all snapshots, the link itself each time): retargeted, the inventory loads again; a
+    snapshot gone is the error of a fresh load."""
+    inventory = _lab(tmp_path)
+    root = inventory.parent
+    shutil.copytree(root / "run1" / "leaf1", root / "leaf1-b")
+    (root / "leaf1-link").symlink_to("run1/leaf1")
+    inventory.write_text(inventory.read_text().replace("current/leaf1", "leaf1-link"))
+    first = invcache.load(inventory, ParseCache(tmp_path / "c"))
+    assert invcache.load(inventory, ParseCache(tmp_path / "c")) == first
+    assert len(loads) == 1
+    (root / "leaf1-link").unlink()
+    (root / "leaf1-link").symlink_to("leaf1-b")
+    moved = invcache.load(inventory, ParseCache(tmp_path / "c"))
+    assert moved == load_inventory(inventory)
+    assert moved.devices["leaf1"].snapshot == root / "leaf1-b"
+    assert len(loads) == 2
+    (root / "configs" / "leaf4.yaml").unlink()  # a plain file in a plain directory gone
+    with pytest.raises(InventoryError) as cached_error:
+        invcache.load(inventory, ParseCache(tmp_path / "c"))
+    with pytest.raises(InventoryError) as plain_error:
+        load_inventory(inventory)
+    assert str(cached_error.value) == str(plain_error.value)

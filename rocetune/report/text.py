@@ -64,6 +64,8 @@ def _wrap(text: str, indent: str, width: int | None, hanging: str | None = None)
     if width is None:
         return [indent + text]
     room = max(width, MIN_WIDTH)
+    if len(indent) + len(text) <= room and _one_line(text):
+        return [indent + text]  # what textwrap gives a line that fits, without its cost
     return textwrap.wrap(
         text,
         width=room,
@@ -72,6 +74,13 @@ def _wrap(text: str, indent: str, width: int | None, hanging: str | None = None)
         break_long_words=False,
         break_on_hyphens=False,
     ) or [indent.rstrip()]
+
+
+def _one_line(text: str) -> bool:
+    """Whether textwrap leaves ``text`` as it is when it fits on one line: printable (no tab
+    or line break to expand or turn into a space) and not ending in a space (dropped). Most
+    lines of a big report fit: wrapping them cost a third of its rendering."""
+    return bool(text) and text.isprintable() and not text.endswith(" ")
 
 
 def _location(f: Finding) -> str | None:

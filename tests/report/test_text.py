@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from rocetune.report import render
 from rocetune.report.coverage import headline, merge_items, notes
 from rocetune.report.text import TextOptions, concise_line
@@ -172,3 +175,26 @@ def test_json_keeps_findings_and_adds_coverage() -> None:
             "line": None,
         },
     ]
+
+
+@given(
+    text=st.text(alphabet=st.sampled_from("ab -:\t\n\u00e9\u200b"), max_size=120),
+    indent=st.sampled_from(["", "  ", "    "]),
+    width=st.integers(min_value=1, max_value=130),
+)
+def test_wrap_of_a_line_that_fits_is_textwraps(text: str, indent: str, width: int) -> None:
+    """The short cut for lines that fit gives what textwrap gives."""
+    import textwrap
+
+    from rocetune.report.text import MIN_WIDTH, _wrap
+
+    room = max(width, MIN_WIDTH)
+    expected = textwrap.wrap(
+        text,
+        width=room,
+        initial_indent=indent,
+        subsequent_indent=indent + "  ",
+        break_long_words=False,
+        break_on_hyphens=False,
+    ) or [indent.rstrip()]
+    assert _wrap(text, indent, width, hanging=indent + "  ") == expected

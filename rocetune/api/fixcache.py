@@ -17,9 +17,13 @@ what that plan reads, so it is stored under a key of exactly that (:meth:`Keys.d
 - the device's *local key*: its parse cache entry key (its snapshot's files, path, name and
   role: what the planner edits and re-parses), platform, role, inventory ``asic`` and
   ``roce_ports``, and every link with an end on it;
-- the local keys of the devices its links reach (the region the replay re-checks with the
-  port, device and link rules; the premise of :mod:`rocetune.checkcache`: such a rule reads
-  its device, its links and the devices at their other ends);
+- the model digests of the devices its links reach (the region the replay re-checks with
+  the port, device and link rules; the premise of :mod:`rocetune.checkcache`: such a rule
+  reads its device, its links and the models of the devices at their other ends). Not their
+  parse entry keys: the plan never reads a neighbour's files, and a neighbour's provenance
+  only places its findings (file, line), which a plan's changes and the fingerprints they
+  clear never hold, so an edit that leaves a neighbour's model as it was (a comment) re-plans
+  that neighbour only;
 - the findings on the device or on a link with an end on it, as JSON, in report order (the
   remedies read exactly those: :func:`rocetune.render.remedy.remediation` fixes the device a
   finding names or the ends of its link).
@@ -104,6 +108,8 @@ class Keys:
             for end in {link.a.device, link.b.device}:
                 self._links.setdefault(end, []).append(link)
         self._local: dict[str, str | None] = {}
+        self._digests: dict[str, str] = {}
+        """Device -> its model digest (made by :meth:`fabric`)."""
         self._fabric: str | None = None
         self._context: str | None = None
 
@@ -142,7 +148,8 @@ class Keys:
                 "devices",
             ]
             for name in fab.devices:
-                parts += (name, self._model_digest(name))
+                digest = self._digests[name] = self._model_digest(name)
+                parts += (name, digest)
             self._fabric = _digest(parts)
         return self._fabric
 
@@ -172,6 +179,17 @@ class Keys:
         self._local[name] = got
         return got
 
+    def peer(self, name: str) -> str | None:
+        """What a plan of a link neighbour reads of device ``name``: its model (by digest),
+        not its files (None: not read through the parse cache); a device outside the model:
+        as :meth:`local`."""
+        if name not in self.result.fabric.devices:
+            return self.local(name)
+        if self.model_key(name) is None:
+            return None
+        self.fabric()
+        return _digest(("peer", name, self._digests[name]))
+
     def device(self, name: str, findings: list[Finding]) -> str | None:
         """The key of device ``name``'s plan (``findings``: :func:`related`'s for it); None
         when it or a neighbour was not read through the parse cache."""
@@ -181,7 +199,7 @@ class Keys:
         peers = sorted({e.device for x in self._links.get(name, ()) for e in (x.a, x.b)} - {name})
         parts = ["plan", self.context(), name, own]
         for peer in peers:
-            key = self.local(peer)
+            key = self.peer(peer)
             if key is None:
                 return None
             parts += (peer, key)

@@ -31,7 +31,6 @@ from rocetune.platforms.base import Provenance
 from rocetune.platforms.changes import Change, Fix, Planner, PlatformPlan, ordered
 from rocetune.render.device_plan import DevicePlan, Unfixed
 from rocetune.render.remedy import no_remedy_reason, remediation, rt705_rules
-from rocetune.render.run import render_device
 from rocetune.render.simulate import Lint, Recheck, compare, key, reparse, with_devices
 from rocetune.snapshot import Snapshot
 
@@ -149,7 +148,12 @@ def _neighbours(fabric: Fabric) -> dict[str, set[str]]:
 
 
 def _intended(fabric: Fabric, name: str) -> Callable[[], dict[str, str]]:
+    """The device's intended config files, rendered when a remedy asks for them (SONiC's
+    cable-length fix): the renderer and Jinja are imported then, not for every plan."""
+
     def render() -> dict[str, str]:
+        from rocetune.render.run import render_device
+
         got = render_device(fabric, name)
         if got.status != "rendered":
             raise RocetuneError(f"{name}: {got.message}")

@@ -75,3 +75,34 @@ def test_lab_audit_imports_no_converge_or_script_reader() -> None:
     assert "fix: " in done.stdout  # the fixes were planned
     assert done.returncode == 1, done.stderr[-500:]
     assert "LOADED []" in done.stdout, done.stdout[-500:]
+
+
+def test_a_plan_whose_remedies_render_nothing_imports_no_renderer() -> None:
+    """Planning a device whose remedies never ask for the intended config (the lab's Cumulus
+    leaf: NVUE edits only) neither renders nor imports the renderer and Jinja (a re-audit
+    after one such device changed plans only that device)."""
+    from tests.paths import ROOT
+
+    probe = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from rocetune import api\n"
+        "from rocetune.api.fixes import _plan\n"
+        "result = api.audit(Path('inventories/lab/inventory.yaml'))\n"
+        "made = _plan(result, ['leaf4'])\n"
+        "print('CHANGES', sum(len(texts) for _, texts in made['leaf4'][0]))\n"
+        "lazy = ('jinja2', 'rocetune.render.run', 'rocetune.render.env')\n"
+        "print('LOADED', sorted(m for m in lazy if m in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+    changes = [ln.split()[1] for ln in done.stdout.splitlines() if ln.startswith("CHANGES ")]
+    assert changes, done.stdout[-500:]
+    assert int(changes[0]) > 0  # leaf4 was planned: its fixes have changes
+    assert "LOADED []" in done.stdout, done.stdout[-500:]

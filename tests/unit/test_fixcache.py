@@ -121,8 +121,8 @@ def _append(path: Path, tail: str) -> None:
 
 # Each change, and the devices a warm re-audit must plan again after it (None: every one).
 CHANGES: dict[str, tuple[str, str, str, frozenset[str] | None]] = {
-    # a comment in a device's config: its model as it was, so only the device and the
-    # devices whose region (link neighbours) it is in are planned again
+    # a comment in a device's config: its model as it was, so only the device is planned
+    # again (its link neighbours' plans read its model, not its files)
     "device comment": ("snapshots/spine1/show_running_config.txt", "", "! edited\n", None),
     "peer comment": ("snapshots/spine2/show_running_config.txt", "", "! edited\n", None),
     # a setting of a device: its model changes, which the fabric-wide rules read
@@ -148,8 +148,8 @@ CHANGES: dict[str, tuple[str, str, str, frozenset[str] | None]] = {
     ),
 }
 LOCAL = {
-    "device comment": {"spine1", "leaf1", "leaf2", "leaf3", "leaf4"},
-    "peer comment": {"spine2", "leaf1", "leaf2", "leaf3", "leaf4"},
+    "device comment": {"spine1"},
+    "peer comment": {"spine2"},
 }
 
 

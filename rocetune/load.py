@@ -311,13 +311,19 @@ def known_key(
 
 
 def cached_entry(
-    known: tuple[str, str], asic: str | None, *, cache: ParseCache, probe: bool = True
+    known: tuple[str, str],
+    asic: str | None,
+    *,
+    cache: ParseCache,
+    probe: bool = True,
+    counted: bool = True,
 ) -> Loaded | None:
     """The cached parse of ``known`` (:func:`known_key`) as :func:`load_device` gives it;
     None when its entry is absent or not usable (``probe``: that miss is not counted, the
-    caller parses the snapshot and counts it then)."""
+    caller parses the snapshot and counts it then; ``counted`` False: neither is a hit, the
+    caller counts it if it uses it)."""
     identity, key = known
-    hit = cache.get(key, identity=identity, probe=probe)
+    hit = cache.get(key, identity=identity, probe=probe or not counted, counted=counted)
     if hit is None:
         return None
     return Loaded(result=_with_asic(hit, asic), cached=True, key=key)

@@ -196,11 +196,14 @@ class ParseCache:
     def _path(self, key: str) -> Path:
         return self.directory / CACHE_VERSION / key[:2] / f"{key}.json"
 
-    def get(self, key: str, *, identity: str = "", probe: bool = False) -> ParseResult | None:
+    def get(
+        self, key: str, *, identity: str = "", probe: bool = False, counted: bool = True
+    ) -> ParseResult | None:
         """The cached parse of ``key``; None when absent or not usable (then ignored).
         ``identity``: the entry must have been stored for it (:meth:`identity`; the stat
         index names keys by identity). ``probe``: a lookup whose miss the caller looks up
-        again (not counted: counted then)."""
+        again (not counted: counted then). ``counted`` False: a hit is not counted either
+        (the caller may not use it)."""
         try:
             raw = self._path(key).read_bytes()
         except OSError:
@@ -214,7 +217,7 @@ class ParseCache:
             self.ignored += not probe
             self.misses += not probe
             return None
-        self.hits += 1
+        self.hits += counted
         return result
 
     def put(self, key: str, result: ParseResult, *, identity: str = "") -> None:

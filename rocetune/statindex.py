@@ -68,6 +68,21 @@ def signature(source: Path, *, since_ns: int | None = None) -> Signature | None:
     return sig
 
 
+def signature_taken(source: Path) -> tuple[int, Signature | None]:
+    """A new :func:`signature` of ``source`` and when it was taken (``time.time_ns``)."""
+    sig = signature(source)
+    held = _TAKEN.get(os.fspath(source))
+    return (held[0] if held is not None else 0), sig
+
+
+def taken(source: Path, when_ns: int, sig: Signature) -> None:
+    """Record ``sig`` as taken of ``source`` at ``when_ns`` by this process (a worker of it
+    took it: :func:`signature` with ``since_ns`` then gives it)."""
+    if len(_TAKEN) >= _TAKEN_MAX:
+        _TAKEN.clear()
+    _TAKEN[os.fspath(source)] = (when_ns, sig)
+
+
 def _signature(source: Path) -> Signature | None:
     h = hashlib.blake2b(digest_size=16)
     newest = 0
@@ -122,6 +137,16 @@ class StatIndex:
         if self._records is None:
             self._records = _read(self.path)
         return self._records
+
+    def read(self) -> None:
+        """Read the index now (else at its first use)."""
+        self._load()
+
+    def recorded(self, identity: str) -> str | None:
+        """The key recorded for ``identity`` whatever its signature (None: none); not a
+        use of it (:meth:`known` says whether the snapshot is unchanged)."""
+        record = self._load().get(identity)
+        return None if record is None else str(record[1])
 
     def known(self, identity: str, sig: Signature) -> str | None:
         """The key recorded for ``identity`` with this signature, else None."""

@@ -284,11 +284,13 @@ def test_lazy_provenance_equals_pickles_and_copies_as_a_plain_one(tmp_path: Path
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="fork only")
-def test_the_pool_parses_the_changed_while_the_parent_decodes_the_unchanged(
+def test_the_workers_sign_and_parse_the_changed_the_parent_decodes_the_unchanged(
     lab: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A re-audit with one snapshot changed: the pool is started on it before any cached
-    entry is decoded, and the changed snapshot is parsed, never taken from its old entry."""
+    """A re-audit with one snapshot changed and a pool: the workers take every stat
+    signature and parse the changed snapshot (never taken from its old entry, though this
+    process decoded that entry meanwhile); this process takes no signature and decodes the
+    recorded entries; the report is the uncached one and the counts are the hits used."""
     from rocetune.api import parsing
 
     api.audit(lab, cache=ParseCache(tmp_path / "c"))
@@ -296,66 +298,57 @@ def test_the_pool_parses_the_changed_while_the_parent_decodes_the_unchanged(
     config.write_text(config.read_text().replace("9214", "1500"))  # same size, other content
     monkeypatch.setattr(parsing, "DEVICES_PER_PROCESS", 1)
     monkeypatch.setattr(parsing, "cpus", lambda: 2)
-    events: list[str] = []
-    real_started, real_entry = parsing._started, load.cached_entry
+    parent = os.getpid()
+    signed: list[Path] = []
+    decoded: list[str] = []
+    real_signature, real_entry = statindex._signature, load.cached_entry
 
-    def started(jobs: Any, count: int, cache: Any) -> Any:
-        events.append(f"start {[j.name for j in jobs]} {count}")
-        return real_started(jobs, count, cache)
+    def signature(source: Path) -> Any:
+        if os.getpid() == parent:
+            signed.append(source)
+        return real_signature(source)
 
     def entry(known: Any, asic: Any, **kw: Any) -> Any:
-        events.append("decode")
+        decoded.append(known[0])
         return real_entry(known, asic, **kw)
 
-    monkeypatch.setattr(parsing, "_started", started)
+    monkeypatch.setattr(statindex, "_signature", signature)
     monkeypatch.setattr(parsing, "cached_entry", entry)
     warm = ParseCache(tmp_path / "c")
+    started = time.time_ns()
     got = api.audit(lab, cache=warm)
-    # one worker: this process decodes the 9 others meanwhile
-    assert events[0] == "start ['leaf1'] 1"
-    assert events[1:] == ["decode"] * (LAB_DEVICES - 1) + ["start [] 0"]
+    assert signed == []
+    assert len(decoded) == LAB_DEVICES  # leaf1's old entry too, dropped
     assert (warm.hits, warm.misses) == (LAB_DEVICES - 1, 1)
     assert report(got) == report(api.audit(lab))
+    # the workers' signatures of the unchanged snapshots are this process's own (the run
+    # cache asks for them); leaf1's was taken in the worker that parsed it
+    for snapshot in sorted((lab.parent / "snapshots").iterdir()):
+        assert statindex.signature(snapshot, since_ns=started) is not None
+    assert [p.name for p in signed] == ["leaf1"]
 
 
+@pytest.mark.parametrize("pool", [False, True])
 def test_an_entry_gone_behind_a_known_signature_is_parsed_after_the_others(
-    lab: Path, tmp_path: Path, parses: list[str]
+    lab: Path, tmp_path: Path, parses: list[str], pool: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The index knows the snapshot, its entry is gone or damaged: parsed (late), counted as
-    a miss, the report that of a run without the cache."""
+    a miss, the report that of a run without the cache (in this process, and with a pool
+    whose workers take the signatures)."""
+    from rocetune.api import parsing
+
     api.audit(lab, cache=ParseCache(tmp_path / "c"))
+    if pool:
+        if not hasattr(os, "fork"):
+            pytest.skip("fork only")
+        monkeypatch.setattr(parsing, "DEVICES_PER_PROCESS", 1)
+        monkeypatch.setattr(parsing, "cpus", lambda: 2)
     entries = sorted((tmp_path / "c" / parsecache.CACHE_VERSION).glob("??/*.json"))
     entries[0].unlink()
     entries[1].write_bytes(entries[1].read_bytes()[:-10])
     parses.clear()
     warm = ParseCache(tmp_path / "c")
     got = api.audit(lab, cache=warm)
-    assert len(parses) == 2
+    assert len(parses) == (0 if pool else 2)  # a pool's workers parse them
     assert (warm.hits, warm.misses, warm.ignored) == (LAB_DEVICES - 2, 2, 1)
     assert report(got) == report(api.audit(lab))
-
-
-@pytest.mark.parametrize(
-    ("case", "count"),
-    [
-        ((None, 2, 10_500, 105), 1),  # the parent decodes 10,395 entries meanwhile
-        ((None, 2, 10_500, 10_500), 2),  # cold: nothing to decode
-        ((None, 4, 10_500, 105), 3),
-        ((None, 4, 10_500, 2), 1),
-        ((None, 2, 10_500, 0), 0),
-        ((None, 2, 100, 10), 0),  # a small fleet stays in this process
-        ((None, 1, 10_500, 105), 0),
-        ((1, 2, 10_500, 105), 0),  # --processes 1: never a pool
-        ((2, 2, 10_500, 105), 2),
-        ((2, 2, 10_500, 1), 0),
-    ],
-)
-def test_processes_beside_decoding(
-    monkeypatch: pytest.MonkeyPatch, case: tuple[int | None, int, int, int], count: int
-) -> None:
-    """(--processes, CPUs, devices, snapshots to parse) -> processes in the pool."""
-    from rocetune.api import parsing
-
-    processes, cpus, jobs, todo = case
-    monkeypatch.setattr(parsing, "cpus", lambda: cpus)
-    assert parsing._overlapped(processes, jobs, todo) == count

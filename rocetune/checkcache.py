@@ -183,6 +183,8 @@ def context_key(
 class CheckStore:
     """The records of one run: read from the scope's pack, written back by :meth:`save`."""
 
+    keeps = True
+
     def __init__(
         self,
         cache: ParseCache,
@@ -434,6 +436,8 @@ class Replayed:
     whose neighbours' are never taken from it): nothing is stored, a subject without
     records runs the rule. With the rules' default options only (the store's context is
     the audit's selection and options; the caller checks they are the defaults)."""
+
+    keeps = False  # a re-check's records are not stored: no provenance looked up early
 
     def __init__(self, store: CheckStore, changed: frozenset[str] = frozenset()) -> None:
         self.store = store

@@ -394,6 +394,10 @@ class SubjectStore(Protocol):
     Used only for rules whose results depend on that device (or link) and the devices
     linked to it: port and device rules, link rules, that keep the base ``run``."""
 
+    keeps: bool
+    """Whether :meth:`put` keeps records for another run (their provenance lookups are
+    then made with them: :func:`_record` ``stored``)."""
+
     def get(self, kind: Subject, subject: Device | Link, code: str) -> list[Record] | None:
         """The records stored for ``subject`` and the rule ``code``; None: run the rule."""
 
@@ -759,7 +763,7 @@ def _stored(
                 results = cast(LinkRule, rule).check_link(subject, ctx)
             else:
                 results = cast(PortRule | DeviceRule, rule).run_device(subject, ctx)
-            got = [_record(rule_cls, r, index, prov, stored=True) for r in results]
+            got = [_record(rule_cls, r, index, prov, stored=store.keeps) for r in results]
             store.put(kind, subject, code, got)
         yield from got
 

@@ -139,6 +139,7 @@ class ParseCache:
     """Key -> (identity, entry bytes) of the entries encoded since it was last cleared."""
     _writable: bool | None = field(default=None, repr=False)
     _index: StatIndex | None = field(default=None, repr=False)
+    _versioned_dir: str | None = field(default=None, repr=False)
 
     @property
     def index(self) -> StatIndex:
@@ -193,6 +194,13 @@ class ParseCache:
             _feed(h, source.text)
         return h.hexdigest()
 
+    def _versioned(self) -> str:
+        """This version's directory, as a string."""
+        got = self._versioned_dir
+        if got is None:
+            got = self._versioned_dir = os.path.join(self.directory, CACHE_VERSION)
+        return got
+
     def _path(self, key: str) -> Path:
         return self.directory / CACHE_VERSION / key[:2] / f"{key}.json"
 
@@ -205,7 +213,8 @@ class ParseCache:
         again (not counted: counted then). ``counted`` False: a hit is not counted either
         (the caller may not use it)."""
         try:
-            raw = self._path(key).read_bytes()
+            with open(os.path.join(self._versioned(), key[:2], key + ".json"), "rb") as fh:
+                raw = fh.read()  # (one string join, not three Path joins: 10,000 per audit)
         except OSError:
             self.misses += not probe
             return None

@@ -301,7 +301,10 @@ class CheckStore:
 
     def get(self, kind: Subject, subject: Device | Link, code: str) -> list[Record] | None:
         """The stored records of rule ``code`` on ``subject`` (kept for the next run)."""
-        _, key, entry = self._subject(subject)
+        held = self._keys.get(id(subject))  # every rule asks: the subject's found once
+        if held is None or held[0] is not subject:
+            held = self._subject(subject)
+        _, key, entry = held
         if key is None:
             return None
         if entry is not None:

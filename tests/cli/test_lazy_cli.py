@@ -64,14 +64,7 @@ def test_lab_audit_imports_no_converge_or_script_reader() -> None:
         "sys.argv = ['rocetune', 'audit', 'inventories/lab/inventory.yaml', '--no-cache']\n"
         "runpy.run_module('rocetune', run_name='__main__')\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", probe],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-        cwd=ROOT,
-    )
+    done = _probe(probe, ROOT)
     assert "fix: " in done.stdout  # the fixes were planned
     assert done.returncode == 1, done.stderr[-500:]
     assert "LOADED []" in done.stdout, done.stdout[-500:]
@@ -94,15 +87,21 @@ def test_a_plan_whose_remedies_render_nothing_imports_no_renderer() -> None:
         "lazy = ('jinja2', 'rocetune.render.run', 'rocetune.render.env')\n"
         "print('LOADED', sorted(m for m in lazy if m in sys.modules))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", probe],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-        cwd=ROOT,
-    )
+    done = _probe(probe, ROOT)
+    assert done.returncode == 0, done.stderr[-500:]
     changes = [ln.split()[1] for ln in done.stdout.splitlines() if ln.startswith("CHANGES ")]
     assert changes, done.stdout[-500:]
     assert int(changes[0]) > 0  # leaf4 was planned: its fixes have changes
     assert "LOADED []" in done.stdout, done.stdout[-500:]
+
+
+def _probe(code: str, cwd: object) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a fresh interpreter in ``cwd`` (the exit code is the caller's to read)."""
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+        cwd=str(cwd),
+    )

@@ -112,14 +112,11 @@ _NO_PORT = object()
 class _Texts:
     """Strings numbered once per run: the two halves of Missing notes' items."""
 
-    __slots__ = ("codes", "items", "texts")
+    __slots__ = ("codes", "texts")
 
     def __init__(self) -> None:
         self.codes: dict[str, int] = {}
         self.texts: list[str] = []
-        self.items: dict[tuple[str, str | None], tuple[int, str | None]] = {}
-        """(item, path) -> (item code, port) of the notes seen: every host's notes repeat
-        the same few (a 10,000-host re-audit folds 190,000 notes of a few dozen kinds)."""
 
     def code(self, text: str) -> int:
         code = self.codes.get(text)
@@ -127,16 +124,6 @@ class _Texts:
             code = self.codes[text] = len(self.texts)
             self.texts.append(text)
         return code
-
-    def item(self, note: Missing) -> tuple[int, str | None]:
-        """The note's item code (:class:`_Missed`) and the port it is about."""
-        key = (note.item, note.path)
-        got = self.items.get(key)
-        if got is None:
-            head, colon, tail = note.item.partition(":")
-            code = self.code(head) << 32 | self.code(colon + tail)
-            got = self.items[key] = (code, _path_port(note.path, note.item))
-        return got
 
 
 class _Missed:
@@ -155,8 +142,9 @@ class _Missed:
         self.many = False
 
     def add(self, note: Missing, texts: _Texts) -> None:
-        code, port = texts.item(note)
-        self.codes.append(code)
+        head, colon, tail = note.item.partition(":")
+        self.codes.append(texts.code(head) << 32 | texts.code(colon + tail))
+        port = _path_port(note.path, note.item)
         if self.port is _NO_PORT:
             self.port = port
         elif port != self.port:

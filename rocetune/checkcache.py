@@ -301,20 +301,13 @@ class CheckStore:
 
     def get(self, kind: Subject, subject: Device | Link, code: str) -> list[Record] | None:
         """The stored records of rule ``code`` on ``subject`` (kept for the next run)."""
-        held = self._keys.get(id(subject))  # every rule asks: the subject's found once
-        if held is None or held[0] is not subject:
-            held = self._subject(subject)
-        _, key, entry = held
+        _, key, entry = self._subject(subject)
         if key is None:
             return None
-        if entry is not None:
-            got = entry[1].get(code)
-            if got is not None:
-                self.hits += 1
-                return got
-            if code in entry[0]:
-                self.hits += 1
-                return []
+        got = _in_entry(entry, code)
+        if got is not None:
+            self.hits += 1
+            return got
         self.misses += 1
         return None
 
@@ -334,13 +327,7 @@ class CheckStore:
         made = self._put.get(key)
         if made is not None and code in made:
             return made[code]
-        if entry is not None:
-            got = entry[1].get(code)
-            if got is not None:
-                return got
-            if code in entry[0]:
-                return []
-        return None
+        return _in_entry(entry, code)
 
     # --- the pack ---------------------------------------------------------------------
 
@@ -430,6 +417,17 @@ class CheckStore:
             write_bytes(self.path, json.dumps(pack, separators=(",", ":")).encode())
         except OSError:
             self.cache.write_errors += 1
+
+
+def _in_entry(entry: _Entry | None, code: str) -> list[Record] | None:
+    """The records of rule ``code`` in a subject's stored entry ([]: it ran and gave none;
+    None: not stored)."""
+    if entry is None:
+        return None
+    got = entry[1].get(code)
+    if got is None and code in entry[0]:
+        return []
+    return got
 
 
 class Replayed:

@@ -316,15 +316,11 @@ def _merged(job: Job, guess: _Guess, got: Known | _Worked, cache: ParseCache) ->
         cache.hits += item is not None
         return item
     loaded, journal, counts = got
-    cache.index.apply(journal)
-    cache.hits += counts[0]
-    cache.misses += counts[1]
-    cache.ignored += counts[2]
-    cache.write_errors += counts[3]
+    _absorb(cache, journal, counts)
     return _from_worker(job, loaded, cache)
 
 
-def _guess(job: Job, cache: ParseCache) -> tuple[str, str, Loaded | None] | None:
+def _guess(job: Job, cache: ParseCache) -> _Guess:
     """(identity, key, the entry's load) of the entry the index records for ``job`` whatever
     its signature (None: no record), read without counting (:func:`_overlapped`)."""
     if not isinstance(job.source, Path):
@@ -398,12 +394,17 @@ def _received(
     for job, (got, journal, counts) in zip(jobs, results, strict=True):
         item = _from_worker(job, got, cache)
         if cache is not None:
-            cache.index.apply(journal)
-            cache.hits += counts[0]
-            cache.misses += counts[1]
-            cache.ignored += counts[2]
-            cache.write_errors += counts[3]
+            _absorb(cache, journal, counts)
         yield item
+
+
+def _absorb(cache: ParseCache, journal: list[tuple[str, list[Any]]], counts: Counts) -> None:
+    """Add what a worker's cache recorded in its index and counted to ``cache``."""
+    cache.index.apply(journal)
+    cache.hits += counts[0]
+    cache.misses += counts[1]
+    cache.ignored += counts[2]
+    cache.write_errors += counts[3]
 
 
 def _from_worker(job: Job, got: Loaded | Entry, cache: ParseCache | None) -> Loaded:

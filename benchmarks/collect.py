@@ -28,6 +28,9 @@ With ``--syscalls DIR`` every client process runs under ``strace -f -c`` (its sy
 counted, its threads and children included; times are then not comparable): the summaries
 go to ``DIR/<client>-<run>.txt`` and each one's top lines are printed.
 
+Each client runs once untimed first (byte code written as ``pip install`` does, OS caches
+warm); ``PYTHONDONTWRITEBYTECODE`` is removed from the children's environment.
+
 Printed per client: median wall time of ``--repeat`` runs (min-max), its CPU time, peak
 RSS and context switches (rusage of the client process and its children), the emulator's
 CPU during the run, and the ratios. Context switches are the load-robust view of the system
@@ -473,7 +476,14 @@ def _runs(spec: Path, lab_pid: int, args: argparse.Namespace) -> dict[str, list[
     from tests.lab.lab import lab_env
 
     results: dict[str, list[Sample]] = {}
-    env = lab_env()
+    # Byte code as `pip install` leaves it: written once (the untimed warm-up below), not
+    # compiled again in every run (with PYTHONDONTWRITEBYTECODE every child compiles each
+    # module it imports, which costs rocetune, importing far more than asyncssh, ~0.4 s).
+    env = {k: v for k, v in lab_env().items() if k != "PYTHONDONTWRITEBYTECODE"}
+    for client in args.clients.split(","):  # warm-up: byte code written, OS caches warm
+        if client == "rocetune":
+            shutil.rmtree(json.loads(spec.read_text(encoding="utf-8"))["out"], True)
+        _measure([sys.executable, __file__, "--child", client, str(spec)], env, lab_pid)
     for run in range(args.repeat):
         for client in args.clients.split(","):
             argv = [sys.executable, __file__, "--child", client, str(spec)]

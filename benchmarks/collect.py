@@ -476,19 +476,15 @@ def _runs(spec: Path, lab_pid: int, args: argparse.Namespace) -> dict[str, list[
     from tests.lab.lab import lab_env
 
     results: dict[str, list[Sample]] = {}
-    # Byte code as `pip install` leaves it: written once (the untimed warm-up below), not
+    # Byte code as `pip install` leaves it: written once (the untimed warm-up round), not
     # compiled again in every run (with PYTHONDONTWRITEBYTECODE every child compiles each
     # module it imports, which costs rocetune, importing far more than asyncssh, ~0.4 s).
     env = {k: v for k, v in lab_env().items() if k != "PYTHONDONTWRITEBYTECODE"}
-    for client in args.clients.split(","):  # warm-up: byte code written, OS caches warm
-        if client == "rocetune":
-            shutil.rmtree(json.loads(spec.read_text(encoding="utf-8"))["out"], True)
-        _measure([sys.executable, __file__, "--child", client, str(spec)], env, lab_pid)
-    for run in range(args.repeat):
+    for run in range(-1, args.repeat):  # run -1: warm-up (byte code, OS caches), not kept
         for client in args.clients.split(","):
             argv = [sys.executable, __file__, "--child", client, str(spec)]
             summary = None
-            if args.syscalls:
+            if args.syscalls and run >= 0:
                 summary = Path(args.syscalls) / f"{client}-{run + 1}.txt"
                 summary.parent.mkdir(parents=True, exist_ok=True)
                 argv = ["strace", "-f", "-c", "-o", str(summary), *argv]
@@ -500,7 +496,8 @@ def _runs(spec: Path, lab_pid: int, args: argparse.Namespace) -> dict[str, list[
                 print(f"{client} run {run + 1} system calls ({summary}):", *top, sep="\n  ")
             if sample.ok != args.devices:
                 print(f"{client}: {sample.ok}/{args.devices} ok\n{err[-2000:]}", file=sys.stderr)
-            results.setdefault(client, []).append(sample)
+            if run >= 0:
+                results.setdefault(client, []).append(sample)
     return results
 
 

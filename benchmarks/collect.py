@@ -4,6 +4,7 @@ Usage (needs the ``bench`` extra: nornir, nornir-netmiko, asyncssh, psutil)::
 
     python benchmarks/collect.py                      # 200 devices (150 hosts, 50 switches)
     python benchmarks/collect.py --devices 40 --latency-ms 50 --repeat 3
+    python benchmarks/collect.py --devices 50 --mix switches --clients rocetune,asyncssh
 
 One lab process (tests/lab/server.py) emulates every device on 127.0.0.1 and sleeps
 ``--latency-ms`` before answering each command. Hosts are ``linux_host`` devices answering
@@ -11,8 +12,8 @@ from tests/fixtures/linux_host/gpu01 (2 NICs: the full host command list with fo
 35 commands); switches cycle through SONiC, Cumulus, EOS and NX-OS. Every client runs the
 same command list per device, each in a fresh process:
 
-- ``rocetune``: ``rocetune collect`` (default workers; hosts over exec channels, switches
-  through netmiko), host keys verified, outputs redacted and written;
+- ``rocetune``: ``rocetune collect`` (default workers; hosts over exec channels, switches over
+  rocetune's asyncio shell), host keys verified, outputs redacted and written;
 - ``nornir``: Nornir's threaded runner at its default worker count with
   ``netmiko_send_command`` per command (interactive sessions for every device);
 - ``asyncssh``: ``asyncio.gather`` over the devices, ``conn.run`` per command: the lower
@@ -89,11 +90,12 @@ def _switch_spec(platform: str) -> dict[str, Any]:
     }
 
 
-def fleet(n: int, latency_ms: float) -> dict[str, dict[str, Any]]:
-    """Lab devices: 3/4 hosts, 1/4 switches (rounded), all with the same latency."""
+def fleet(n: int, latency_ms: float, mix: str = "mixed") -> dict[str, dict[str, Any]]:
+    """Lab devices, all with the same latency: ``mixed`` 3/4 hosts and 1/4 switches
+    (rounded), ``hosts`` or ``switches`` only (to see each path's ratio on its own)."""
     from tests.lab.lab import FIXTURES
 
-    n_switches = max(1, n // 4)
+    n_switches = {"hosts": 0, "switches": n}.get(mix, max(1, n // 4))
     devices: dict[str, dict[str, Any]] = {}
     for i in range(n - n_switches):
         devices[f"h{i:03d}"] = {
@@ -401,6 +403,12 @@ def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--devices", type=int, default=200)
     parser.add_argument("--latency-ms", type=float, default=50.0)
+    parser.add_argument(
+        "--mix",
+        choices=("mixed", "hosts", "switches"),
+        default="mixed",
+        help="mixed: 3/4 hosts, 1/4 switches; hosts or switches: only those.",
+    )
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--clients", default="rocetune,nornir,asyncssh")
     parser.add_argument(
@@ -509,7 +517,7 @@ def main() -> None:
         return
     from tests.lab.lab import start_lab
 
-    devices = fleet(args.devices, args.latency_ms)
+    devices = fleet(args.devices, args.latency_ms, args.mix)
     work = Path(tempfile.mkdtemp(prefix="rocetune-bench-collect-"))
     lab = start_lab(devices, work / "lab")
     try:

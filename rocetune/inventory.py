@@ -74,7 +74,7 @@ class Access(Model):
     port: int | None = Field(default=None, ge=1, le=65535)
     """SSH port; default 22."""
     device_type: str | None = None
-    """netmiko device type override."""
+    """netmiko device type override (the device is then collected through netmiko)."""
     use_keys: bool | None = None
     """Try the SSH agent and ~/.ssh/id_* keys (then a password only when its variable is set)."""
     key_file: str | None = None

@@ -95,6 +95,14 @@ def collect_options(func: F) -> F:
             show_default=True,
             help="Linux hosts: one SSH exec channel per command, or an interactive shell.",
         ),
+        click.option(
+            "--switch-transport",
+            type=click.Choice(["asyncio", "netmiko"]),
+            default="asyncio",
+            show_default=True,
+            help="Switch CLIs: rocetune's own shell over asyncssh (netmiko's for platforms,"
+            " device types and proxies it does not serve), or netmiko for every switch.",
+        ),
     ]
     for deco in reversed(decorators):
         func = deco(func)
@@ -125,6 +133,7 @@ def options_from(opts: dict[str, Any], *, warn: bool = True) -> CollectOptions:
         timeouts=timeouts,
         trust=trust,
         host_transport=opts["host_transport"],
+        switch_transport=opts["switch_transport"],
         processes=opts["processes"],
     )
 

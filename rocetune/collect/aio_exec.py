@@ -422,19 +422,25 @@ class AioExecTransport:
         ep = endpoint(target)
         if ep.proxy is not None:
             return self.proxied.open_at(target, ep)
+        conn = self.connect(target, ep)
+        t = self.timeouts
+        limits = {"lanes": self.lanes, "device_timeout": t.device}
+        return AioExecSession(conn, t.read, **limits, max_output_bytes=t.max_output_bytes)
+
+    def connect(self, target: Target, ep: Endpoint) -> asyncssh.SSHClientConnection:
+        """TCP to ``ep`` here (in the worker), then SSH in the loop thread: the connection,
+        its host key verified and the user authenticated (no channel yet)."""
         quiet_asyncssh()
         t = self.timeouts
         trusted = self._trusted(ep)
         sock = ep.sock(t.connect)
         try:
             limit = min(t.banner, t.connect) + t.connect + t.auth
-            conn = _call(self._login(target, ep, sock, trusted), limit)
+            return _call(self._login(target, ep, sock, trusted), limit)
         except BaseException:
             with contextlib.suppress(OSError):
                 sock.close()
             raise
-        limits = {"lanes": self.lanes, "device_timeout": t.device}
-        return AioExecSession(conn, t.read, **limits, max_output_bytes=t.max_output_bytes)
 
     def _trusted(self, ep: Endpoint) -> list[Any] | None:
         """The keys known_hosts grants the endpoint (None: any key, --insecure-host-keys)."""

@@ -14,6 +14,7 @@ threads buy little; real devices are latency-bound (0.5-3 s per command), where 
 what sets the wall time. Raise it for large fleets."""
 
 HostTransport = Literal["exec", "shell"]
+SwitchTransport = Literal["asyncio", "netmiko"]
 
 
 def default_known_hosts() -> Path:
@@ -34,6 +35,10 @@ class CollectOptions:
     trust: Trust = field(default_factory=lambda: Trust(default_known_hosts()))
     host_transport: HostTransport = "exec"
     """``exec``: Linux hosts over SSH exec channels; ``shell``: netmiko like switches."""
+    switch_transport: SwitchTransport = "asyncio"
+    """``asyncio``: switches through rocetune's shell over asyncssh
+    (:mod:`rocetune.collect.aio_shell`, which hands what it does not serve to netmiko);
+    ``netmiko``: every switch through netmiko."""
     durable: bool = True
     """fsync snapshot files before the rename (crash safety against power loss too)."""
     processes: int | None = None

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Protocol
 
 from rocetune.collect.aio_exec import AioExecTransport
+from rocetune.collect.aio_shell import AioShellTransport
 from rocetune.collect.credentials import CredentialError, CredentialSource
 from rocetune.collect.job import Job, Outcome
 from rocetune.collect.options import CollectOptions
@@ -89,7 +90,10 @@ def _job(
         cred,
         _ssh_config(inv, dev),
     )
-    transport = transports["exec" if use_exec else "netmiko"]
+    kind = "exec" if use_exec else "netmiko"
+    if driver.kind == "switch" and options.switch_transport == "asyncio":
+        kind = "shell"
+    transport = transports[kind]
     return Job(target, driver, dev.nics or (), transport, cred.secrets)
 
 
@@ -97,16 +101,25 @@ def _transports(options: CollectOptions) -> dict[str, Transport]:
     return {
         "netmiko": NetmikoTransport(options.timeouts, options.trust),
         "exec": AioExecTransport(options.timeouts, options.trust),
+        "shell": AioShellTransport(options.timeouts, options.trust),
     }
 
 
 def _preload(jobs: Sequence[Job]) -> None:
     """Import the SSH libraries the jobs use once, before the workers race for the import
-    lock (exec hosts need asyncssh only, unless one goes through a ProxyCommand)."""
-    kinds = {type(job.transport) for job in jobs}
-    if AioExecTransport in kinds:
+    lock (asyncssh for exec hosts and the switches the asyncio shell serves; netmiko and
+    paramiko only when a job needs them: netmiko chosen, a platform the asyncio shell
+    hands to netmiko, a ProxyCommand)."""
+    asyncio_kinds = (AioExecTransport, AioShellTransport)
+    if any(isinstance(job.transport, asyncio_kinds) for job in jobs):
         import asyncssh  # noqa: F401
-    if kinds - {AioExecTransport} or any(job.target.ssh_config for job in jobs):
+
+    def needs_netmiko(job: Job) -> bool:
+        if isinstance(job.transport, AioShellTransport):
+            return not job.transport.serves(job.target)
+        return not isinstance(job.transport, AioExecTransport)
+
+    if any(job.target.ssh_config or needs_netmiko(job) for job in jobs):
         import netmiko  # noqa: F401
         import paramiko  # type: ignore[import-untyped,unused-ignore]  # noqa: F401
 

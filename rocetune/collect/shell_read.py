@@ -44,6 +44,54 @@ PROMPT_MAX = 4096
 """A last line longer than this is output, not a prompt (prompts are short)."""
 
 
+_LINE_END = re.compile(r"\r*\n\r?|\r")
+"""A terminal's line ends (CR LF, CR CR LF, LF CR, a lone CR): one LF each."""
+_ESCAPE = re.compile(
+    r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[()*+][0-9A-Za-z]|[@-_=>])"
+)
+"""ECMA-48 sequences a CLI prints: CSI (colours, cursor moves, erase, modes), OSC (window
+titles, ended by BEL or ST), character-set selection and the two-character ones (``ESC E``,
+next line, becomes a line end first)."""
+
+
+class Terminal:
+    """Line ends and escape sequences of an interactive session, without netmiko (the
+    asyncio shell transport); netmiko's connection object has the same three members."""
+
+    encoding = "utf-8"
+    ansi_escape_codes = True
+
+    @staticmethod
+    def normalize_linefeeds(text: str) -> str:
+        """Every line end as ``\\n``."""
+        return _LINE_END.sub("\n", text)
+
+    @staticmethod
+    def strip_ansi_escape_codes(text: str) -> str:
+        """Escape sequences removed (``ESC E`` as a line end)."""
+        return _ESCAPE.sub("", text.replace("\x1bE", "\n"))
+
+
+def settled(text: str) -> int:
+    """How much of ``text`` no later read can change: not its trailing line-end characters
+    (CR LF split across two reads is one line end) nor an escape sequence not finished yet."""
+    keep = len(text.rstrip("\r\n"))
+    esc = text.rfind("\x1b", max(0, keep - 16), keep)
+    if esc >= 0 and _OPEN_ESCAPE.fullmatch(text, esc, keep):
+        keep = esc
+    return keep
+
+
+def prompt_pattern(base: str) -> re.Pattern[str]:
+    """The prompt of base prompt ``base`` at the end of the text, in any CLI mode:
+    ``name(config-if)#`` keeps the base prompt; Onyx prints a space before the mode and the
+    mode character (``switch (config) #``)."""
+    escaped = re.escape(base.strip())
+    return re.compile(
+        rf"(?:^|[\r\n]){escaped}[ \t]?(?:\([^()\r\n]{{1,120}}\)[ \t]?)?[>#$%]?[ \t]*\Z"
+    )
+
+
 @dataclass
 class Limits:
     """When one command's read must stop: its deadline, the device's, the output cap."""
@@ -70,10 +118,10 @@ class Answer:
 class _Text:
     """The decoded, normalised stream of one command (echo handling, lines, prompt)."""
 
-    def __init__(self, conn: Any, command: str, prompt: re.Pattern[str]) -> None:
-        self.conn, self.command, self.prompt = conn, command.strip(), prompt
-        self.decoder = codecs.getincrementaldecoder(getattr(conn, "encoding", "utf-8"))("ignore")
-        self.ansi = bool(getattr(conn, "ansi_escape_codes", False))
+    def __init__(self, term: Any, command: str, prompt: re.Pattern[str]) -> None:
+        self.term, self.command, self.prompt = term, command.strip(), prompt
+        self.decoder = codecs.getincrementaldecoder(getattr(term, "encoding", "utf-8"))("ignore")
+        self.ansi = bool(getattr(term, "ansi_escape_codes", False))
         self.carry = ""
         self.head = ""
         """Text up to the end of the echo line (dropped once the echo line is complete)."""
@@ -85,16 +133,13 @@ class _Text:
     def block(self, raw: bytes) -> str:
         """Decode ``raw``; return the normalised text that no later read can change."""
         text = self.carry + self.decoder.decode(raw)
-        keep = len(text.rstrip("\r\n"))
-        esc = text.rfind("\x1b", max(0, keep - 16), keep)
-        if esc >= 0 and _OPEN_ESCAPE.fullmatch(text, esc, keep):
-            keep = esc
+        keep = settled(text)
         text, self.carry = text[:keep], text[keep:]
         if not text:
             return ""
-        text = self.conn.normalize_linefeeds(text)
+        text = self.term.normalize_linefeeds(text)
         if self.ansi and "\x1b" in text:
-            text = self.conn.strip_ansi_escape_codes(text)
+            text = self.term.strip_ansi_escape_codes(text)
         return str(text)
 
     def feed(self, text: str) -> str:
@@ -124,6 +169,43 @@ class _Text:
         return self.prompt.search(self.tail) is not None
 
 
+class Reader:
+    """One command's answer, fed raw reads as they come (by the blocking loop of
+    :func:`send_and_read`, or by an asyncio channel's callbacks): the cap is counted on raw
+    bytes before they are decoded, complete lines are kept, the prompt ends it."""
+
+    def __init__(
+        self, term: Any, command: str, prompt: re.Pattern[str], cap: int, *, blocks: bool = False
+    ) -> None:
+        self.text = _Text(term, command, prompt)
+        self.cap, self.blocks = cap, blocks
+        self.parts: list[str] = []  # complete lines, joined once at the end
+        self.received = 0
+
+    def pending(self, text: str) -> None:
+        """Text read before the command was sent (dropped up to the command's echo)."""
+        if text:
+            self.parts.append(self.text.feed(text))
+
+    def left(self) -> int:
+        """Raw bytes the cap still allows."""
+        return self.cap - self.received
+
+    def take(self, data: bytes) -> Answer | None:
+        """Feed one read; the answer once the prompt came or the cap was passed."""
+        self.received += len(data)
+        if self.received > self.cap:  # keep what came before the cap: complete lines
+            keep = data[: len(data) - (self.received - self.cap)]
+            self.parts.append(self.text.feed(self.text.block(keep)))
+            if self.blocks:
+                return Answer("", truncated=True, blocks=_drain(self.parts))
+            return Answer(_finish(self.parts, final=False), truncated=True)
+        self.parts.append(self.text.feed(self.text.block(data)))
+        if self.text.at_prompt():
+            return Answer(_finish(self.parts, final=True))
+        return None
+
+
 def _recv(chan: Any, limits: Limits, cap_left: int) -> bytes:
     """One read of at most ``min(CHUNK, cap_left + 1)`` bytes, waiting until a deadline."""
     while True:
@@ -151,28 +233,19 @@ def send_and_read(
     """Send ``command`` on netmiko connection ``conn`` and read its output up to ``prompt``
     (a truncated output as :attr:`Answer.blocks` when ``blocks``)."""
     chan = conn.remote_conn
-    stream = _Text(conn, command, prompt)
+    reader = Reader(conn, command, prompt, limits.cap, blocks=blocks)
     pending = str(getattr(conn, "_read_buffer", "") or "")
     conn._read_buffer = ""
     conn.write_channel(conn.normalize_cmd(command))
-    parts: list[str] = []  # complete lines, joined once at the end
-    received = 0
-    if pending:
-        parts.append(stream.feed(pending))
+    reader.pending(pending)
     old_timeout = chan.gettimeout()
     try:
-        while not stream.at_prompt():
-            data = _recv(chan, limits, limits.cap - received)
-            received += len(data)
-            if received > limits.cap:  # keep what came before the cap: complete lines
-                parts.append(stream.feed(stream.block(data[: len(data) - (received - limits.cap)])))
-                if blocks:
-                    return Answer("", truncated=True, blocks=_drain(parts))
-                return Answer(_finish(parts, final=False), truncated=True)
-            parts.append(stream.feed(stream.block(data)))
+        while True:
+            answer = reader.take(_recv(chan, limits, reader.left()))
+            if answer is not None:
+                return answer
     finally:
         chan.settimeout(old_timeout)
-    return Answer(_finish(parts, final=True))
 
 
 def _drain(parts: list[str]) -> Iterator[str]:

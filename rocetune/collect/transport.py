@@ -20,13 +20,16 @@ import re
 import select
 import time
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rocetune.collect import known_hosts
 from rocetune.collect.reasons import CollectError, Reason
 from rocetune.collect.target import Endpoint, Target, Timeouts, Trust, endpoint
 from rocetune.platforms import get_driver
 from rocetune.session import Output, Session
+
+if TYPE_CHECKING:
+    from rocetune.collect.shell_read import Answer, Limits
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
@@ -50,26 +53,20 @@ def finish_text(text: str) -> str:
     return text + "\n" if text and not text.endswith("\n") else text
 
 
-class NetmikoSession:
-    """An interactive netmiko session: netmiko connects and prepares the terminal, each
-    command's output is read by :func:`rocetune.collect.shell_read.send_and_read`."""
+class ShellSession:
+    """An interactive session: one command at a time, each read up to the prompt. A
+    subclass sends the command and reads its answer (:meth:`read`)."""
 
     def __init__(
         self,
-        conn: Any,
         platform: str,
+        pattern: re.Pattern[str],
         read_timeout: float,
         device_timeout: float = float("inf"),
         max_output: int = 64 * 2**20,
     ) -> None:
-        self.conn, self.platform, self.read_timeout = conn, platform, read_timeout
+        self.platform, self.pattern, self.read_timeout = platform, pattern, read_timeout
         self.driver = get_driver(platform)
-        base = re.escape(str(conn.base_prompt).strip())
-        # ``name(config-if)#``: configuration modes (apply) keep the same base prompt; Onyx
-        # prints a space before the mode and the mode character (``switch (config) #``)
-        self.pattern = re.compile(
-            rf"(?:^|[\r\n]){base}[ \t]?(?:\([^()\r\n]{{1,120}}\)[ \t]?)?[>#$%]?[ \t]*\Z"
-        )
         self.broken = False
         self.spent = False
         """True after a truncated output: the device may still be sending, so the session
@@ -79,7 +76,10 @@ class NetmikoSession:
         self.max_output = max_output
         self.blocks = False
         """Truncated outputs as blocks (:attr:`rocetune.session.Output.blocks`)."""
-        _fail_on_closed_channel(conn)
+
+    def read(self, command: str, limits: Limits) -> Answer:
+        """Send ``command``; its answer up to the prompt (or the cap)."""
+        raise NotImplementedError
 
     def run(self, command: str) -> Output:
         """Send one command and read up to the prompt.
@@ -87,7 +87,7 @@ class NetmikoSession:
         Output past the cap is kept up to the cap, cut after its last complete line and
         marked truncated; the session is then spent (dropped, never reused).
         """
-        from rocetune.collect.shell_read import Limits, send_and_read
+        from rocetune.collect.shell_read import Limits
 
         check_command(command)
         if self.spent:
@@ -95,11 +95,15 @@ class NetmikoSession:
         start = time.monotonic()
         limits = Limits(start + self.read_timeout, self.deadline, self.max_output)
         try:
-            answer = send_and_read(self.conn, command, self.pattern, limits, blocks=self.blocks)
+            answer = self.read(command, limits)
         except Exception as exc:
             self.broken = True
             raise _with_command(exc, command) from exc
-        seconds = time.monotonic() - start
+        return self.output(answer, time.monotonic() - start)
+
+    def output(self, answer: Answer, seconds: float) -> Output:
+        """The command's :class:`Output` from the shell's answer (a truncated one spends
+        the session; the platform's error text makes it a rejected command)."""
         if answer.truncated:
             self.broken = self.spent = True
             if answer.blocks is not None:
@@ -113,6 +117,32 @@ class NetmikoSession:
     def run_many(self, commands: Sequence[str]) -> list[Output]:
         """One after another: an interactive session runs one command at a time."""
         return [self.run(command) for command in commands]
+
+
+class NetmikoSession(ShellSession):
+    """An interactive netmiko session: netmiko connects and prepares the terminal, each
+    command's output is read by :func:`rocetune.collect.shell_read.send_and_read`."""
+
+    def __init__(
+        self,
+        conn: Any,
+        platform: str,
+        read_timeout: float,
+        device_timeout: float = float("inf"),
+        max_output: int = 64 * 2**20,
+    ) -> None:
+        from rocetune.collect.shell_read import prompt_pattern
+
+        pattern = prompt_pattern(str(conn.base_prompt))
+        super().__init__(platform, pattern, read_timeout, device_timeout, max_output)
+        self.conn = conn
+        _fail_on_closed_channel(conn)
+
+    def read(self, command: str, limits: Limits) -> Answer:
+        """netmiko writes the command; rocetune reads the answer."""
+        from rocetune.collect.shell_read import send_and_read
+
+        return send_and_read(self.conn, command, self.pattern, limits, blocks=self.blocks)
 
     def close(self) -> None:
         """Disconnect (just drop the TCP connection after a failure), ignoring errors."""

@@ -129,6 +129,11 @@ class Platform:
     enable_mode: bool = False
     """The CLI starts in a user mode that cannot show the configuration: an interactive
     session enters ``enable`` first (netmiko's ``enable()``; Onyx lands at ``switch >``)."""
+    shell_setup: tuple[str, ...] | None = None
+    """Terminal set-up commands an interactive session sends after login, before the
+    first command (paging off, a wide terminal), as netmiko's session preparation for the
+    device type does; ``()`` = none needed. None: collection keeps to netmiko for this
+    platform (rocetune's own asyncio shell does not know how to prepare its CLI)."""
     limits: PlatformLimits = field(default_factory=PlatformLimits)
     render: RenderSpec | None = None
     """How to render the platform's config from the tuned target (None: no templates)."""

@@ -71,6 +71,7 @@ OTHERS: dict[str, dict[str, Any]] = {
         "snapshot": str(FIXTURES / "linux_host" / "gpu01"),
         "echo": "tty",
     },
+    "x-sonic-tty": {**LEAF1, "echo": "tty"},
 }
 
 

@@ -53,6 +53,7 @@ PLATFORM = Platform(
     device_type="cumulus_linux",  # netmiko >= 4.6
     redactor=redact.redact,
     error_marker=SHELL,
+    shell_setup=(),  # a bash login, as netmiko's linux session preparation: none
     limits=PlatformLimits(
         mtu_max=9216,  # NVUE link mtu 552-9216 (docs/mtu.md)
         watchdog=WatchdogLimits(

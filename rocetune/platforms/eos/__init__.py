@@ -38,6 +38,7 @@ PLATFORM = Platform(
     device_type="arista_eos",
     redactor=redact.redact,
     error_marker=CISCO,
+    shell_setup=("terminal width 511", "terminal length 0"),  # netmiko arista_eos's
     limits=PlatformLimits(
         mtu_max=MTU_MAX,
         watchdog=WatchdogLimits(

@@ -45,6 +45,7 @@ PLATFORM = Platform(
     device_type="cisco_nxos",
     redactor=redact.redact,
     error_marker=CISCO,
+    shell_setup=("terminal width 511", "terminal length 0"),  # netmiko cisco_nxos's
     # Watchdog timer ranges not modelled yet: RT206 runs its generic checks.
     limits=PlatformLimits(mtu_max=9216),  # NX-OS mtu 576-9216 (docs/mtu.md)
     render=context.RENDER,

@@ -40,6 +40,7 @@ PLATFORM = Platform(
     device_type="linux",
     redactor=redact.redact,
     error_marker=SHELL,
+    shell_setup=(),  # a bash login, as netmiko's linux session preparation: none
     limits=PlatformLimits(
         mtu_max=9216,  # PORT.mtu up to 9216 (docs/mtu.md)
         watchdog=WatchdogLimits(

@@ -221,7 +221,7 @@ def _child_stats(ok: int) -> None:
 def child_rocetune(spec: dict[str, Any]) -> None:
     from rocetune.cli import cli
 
-    out = Path(spec["out"])  # emptied by the driver before the run (not measured)
+    out = Path(spec["out"])  # new and empty (see _fresh_output)
     args = ["collect", spec["inventory"], "-o", str(out), "--known-hosts", spec["known_hosts"]]
     args += spec["rocetune_args"]
     with contextlib.suppress(SystemExit):
@@ -480,6 +480,20 @@ def _workers(rocetune_args: str) -> int:
     return DEFAULT_WORKERS
 
 
+def _fresh_output(spec: Path, run: int) -> Path:
+    """A copy of ``spec`` whose output directory is new (``out-<run>``): each run writes
+    where nothing was, as a first collection does. The runs' outputs are deleted together
+    at the end: deleting the previous run's ~5,400 files just before a run made ext4
+    without a journal (this machine's) check recently deleted inodes on every file the
+    run created (``find_inode_bit``/``recently_deleted``, about 1 s of kernel CPU at 200
+    devices), which a collection minutes after the last one does not meet."""
+    data = json.loads(spec.read_text(encoding="utf-8"))
+    data["out"] = f"{data['out']}-{run + 1}"
+    path = spec.with_name(f"spec-{run + 1}.json")
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
 def _runs(spec: Path, lab_pid: int, args: argparse.Namespace) -> dict[str, list[Sample]]:
     from tests.lab.lab import lab_env
 
@@ -491,13 +505,13 @@ def _runs(spec: Path, lab_pid: int, args: argparse.Namespace) -> dict[str, list[
     for run in range(-1, args.repeat):  # run -1: warm-up (byte code, OS caches), not kept
         for client in args.clients.split(","):
             argv = [sys.executable, __file__, "--child", client, str(spec)]
+            if client == "rocetune":
+                argv[-1] = str(_fresh_output(spec, run))
             summary = None
             if args.syscalls and run >= 0:
                 summary = Path(args.syscalls) / f"{client}-{run + 1}.txt"
                 summary.parent.mkdir(parents=True, exist_ok=True)
                 argv = ["strace", "-f", "-c", "-o", str(summary), *argv]
-            if client == "rocetune":  # the previous run's snapshots: not this run's work
-                shutil.rmtree(json.loads(spec.read_text(encoding="utf-8"))["out"], True)
             sample, err = _measure(argv, env, lab_pid)
             if summary is not None and summary.exists():
                 top = summary.read_text(encoding="utf-8").splitlines()[:8]

@@ -11,12 +11,13 @@ What it does, and what stays as with netmiko:
 
 - login: :meth:`rocetune.collect.aio_exec.AioExecTransport.connect` (host keys from our
   known_hosts reader only, the same limits and failure reasons as for hosts);
-- the shell: a ``vt100`` PTY 511 columns wide and 1000 lines high (netmiko's size); then
-  returns, one at a time, each answer read until its last line ends like a prompt (``>``,
-  ``#``, ``$`` or ``%``), until two answers in a row end with the same line (netmiko's
-  ``find_prompt`` sends a return and takes the last line): a banner line cut by a read, or
-  typed-ahead echo, cannot pass for it. The base prompt drops the last character, as
-  netmiko's ``set_base_prompt`` does;
+- the shell: a ``vt100`` PTY 511 columns wide and 1000 lines high (netmiko's size); the
+  login's output read until its last line ends like a prompt (``>``, ``#``, ``$`` or
+  ``%``), then returns, one at a time, each answer read the same way, until two in a row
+  end with the same line (netmiko's ``find_prompt`` sends a return and takes the last
+  line): a banner line cut by a read cannot pass for it; then the session is read until it
+  is quiet, so that no answer to a return runs into the first command. The base prompt
+  drops the last character, as netmiko's ``set_base_prompt`` does;
 - terminal set-up: the platform's :attr:`rocetune.platforms.base.Platform.shell_setup`
   (netmiko's set-up commands for the device type), each read to the prompt;
 - each command's answer: :class:`rocetune.collect.shell_read.Reader`, the code that reads
@@ -66,6 +67,8 @@ LOGIN_MAX = 1 << 20
 banner: the session is not prepared)."""
 NUDGE = 1.0
 """Seconds without a prompt after which the login is sent another return."""
+SETTLE_MIN, SETTLE_MAX = 0.01, 0.5
+"""Bounds of the quiet time that ends the login (:func:`_settle`), in seconds."""
 _PROMPT_END = re.compile(r"\S[^\n]{0,199}[>#$%]\s*\Z")
 """A last line that may be a prompt: short, ending with a prompt character."""
 
@@ -156,7 +159,8 @@ class _Shell:
         if self.lost:
             raise EOFError("the device closed the connection")
         self.reader, self.waiter = reader, asyncio.get_running_loop().create_future()
-        self.chan.write(line.encode())
+        if line:
+            self.chan.write(line.encode())
         if self.held:
             held, self.held = bytes(self.held), bytearray()
             self._take(held)
@@ -222,28 +226,49 @@ async def _prepare(
 
 
 async def _learn(shell: _Shell, limits: Limits) -> str:
-    """The prompt: a return is sent and the last line read once it ends like a prompt;
-    then another, until two answers in a row end with the same line. Text cut by a read
-    (a banner line ending in ``#``) or typed-ahead echo does not repeat; a CLI that drops
-    what is typed while it prints its banner gets another return every ``NUDGE`` seconds.
-    """
+    """The prompt. First the login's own output is read until its last line ends like a
+    prompt; then a return is sent, one at a time, each answer read until its last line ends
+    like a prompt, until two answers in a row end with the same line (netmiko's
+    ``find_prompt`` sends a return and takes the last line). Text cut by a read (a banner
+    line ending in ``#``) does not repeat. A CLI that prints nothing until it is sent a
+    return, or drops what is typed while it prints its banner, gets one every ``NUDGE``
+    seconds. Then what the device still sends is read until it has been quiet for twice
+    the last answer's time (:func:`_settle`): no return's answer is left to run into the
+    first command's output (a tty echoes typed-ahead text before the shell answers)."""
     learn = _Learn()
     seen: str | None = None
+    line = ""  # the login's own prompt first
     while True:
         now = time.monotonic()
         last = now + NUDGE >= min(limits.deadline, limits.device_deadline)
         step = limits if last else Limits(now + NUDGE, limits.device_deadline, limits.cap)
         try:
-            prompt: str = await shell.exchange(learn, "\n", step)
+            prompt: str = await shell.exchange(learn, line, step)
         except CollectError as exc:
             if exc.reason is not Reason.COMMAND_TIMEOUT:
                 raise
             if last:
                 raise CollectError(exc.reason, "no prompt after login") from None
+            line = "\n"
             continue
         if prompt == seen:
+            await _settle(shell, learn, 2 * (time.monotonic() - now), limits)
             return prompt
-        seen = prompt
+        seen, line = prompt, "\n"
+
+
+async def _settle(shell: _Shell, learn: _Learn, quiet: float, limits: Limits) -> None:
+    """Read (and drop) what comes until nothing has come for ``quiet`` seconds (at least
+    ``SETTLE_MIN``, at most ``SETTLE_MAX``)."""
+    quiet = min(max(quiet, SETTLE_MIN), SETTLE_MAX)
+    while True:
+        step = Limits(time.monotonic() + quiet, limits.device_deadline, limits.cap)
+        try:
+            await shell.exchange(learn, "", step)
+        except CollectError as exc:
+            if exc.reason is Reason.COMMAND_TIMEOUT:
+                return
+            raise
 
 
 class AioShellSession(ShellSession):

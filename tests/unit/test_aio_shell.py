@@ -5,6 +5,7 @@ tests/lab/test_switch_transport.py."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -42,16 +43,21 @@ class FakeChannel:
             self._deliver(self.answers.pop(0))
 
 
-def _learned(login: list[str], answers: list[list[str]], seconds: float = 2.0) -> tuple[str, int]:
+def _learned(
+    login: list[str], answers: list[list[str]], seconds: float = 2.0, pause: float = 0.02
+) -> tuple[str, int]:
+    """The prompt learned and the returns sent; ``pause``: seconds the login output has
+    before the learning starts. Nothing may be left unread after it."""
+
     async def main() -> tuple[str, int]:
         shell = _Shell()
         chan = FakeChannel(shell, login, answers)
         shell.connection_made(chan)
-        await asyncio.sleep(0.02)  # the login output arrives before the first return
-        import time
-
+        await asyncio.sleep(pause)
         limits = Limits(time.monotonic() + seconds, float("inf"), 1 << 20)
         prompt = await _learn(shell, limits)
+        await asyncio.sleep(0.05)
+        assert not shell.held, "an answer left to run into the first command"
         return prompt, len(chan.writes)
 
     return asyncio.run(main())
@@ -62,34 +68,38 @@ def _echo(prompt: str = PROMPT) -> list[str]:
 
 
 def test_plain_login() -> None:
-    assert _learned(["Debian GNU/Linux 11\r\n\r\n", PROMPT + " "], [_echo(), _echo()]) == (
-        PROMPT,
-        2,
-    )
+    login = ["Debian GNU/Linux 11\r\n\r\n", PROMPT + " "]
+    assert _learned(login, [_echo(), _echo()]) == (PROMPT, 1)
 
 
 def test_a_banner_line_cut_by_a_read_is_not_the_prompt() -> None:
     banner = ["#####\r\n# Authorized use only #\r\n####", "#####\r\n", PROMPT + " "]
-    prompt, writes = _learned([], [banner, _echo(), _echo()])
+    prompt, writes = _learned(banner, [_echo(), _echo()], pause=0)
     assert prompt == PROMPT
-    assert writes == 3, "the cut line (####) was a candidate, not the prompt"
+    assert writes == 2, "the cut line (####) was a candidate, not the prompt"
 
 
 def test_a_coloured_prompt_cut_inside_its_escape() -> None:
     coloured = "\x1b[?2004h\x1b[01;32madmin@sw1\x1b[00m:\x1b[01;34m~\x1b[00m$ "
     cut = coloured.index("[01;34m")
     answer = ["\r\n" + coloured[:cut], coloured[cut:]]
-    assert _learned([coloured], [answer, answer]) == (PROMPT, 2)
+    assert _learned([coloured], [answer, answer]) == (PROMPT, 1)
 
 
-def test_typed_ahead_echo_and_prompts_run_together() -> None:
-    """A tty echoes a return before the CLI prints the prompt it answers: two prompts on
-    one line are no prompt; the next answers agree."""
-    answers = [["\r\n\r\n", PROMPT + " " + PROMPT + " "], _echo(), _echo(), _echo()]
-    assert _learned([PROMPT + " "], answers)[0] == PROMPT
+def test_prompts_run_together_then_agree() -> None:
+    """Two prompts on one line are no prompt; the next answers agree."""
+    answers = [["\r\n\r\n", PROMPT + " " + PROMPT + " "], _echo(), _echo()]
+    assert _learned([PROMPT + " "], answers) == (PROMPT, 3)
+
+
+def test_a_late_answer_is_read_before_the_first_command() -> None:
+    """An answer still on its way when two prompts agreed is read and dropped."""
+    answers = [[*_echo(), *_echo()], _echo()]
+    assert _learned([PROMPT + " "], answers) == (PROMPT, 1)
 
 
 def test_a_dropped_return_gets_another(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No prompt at login: a return after ``NUDGE``; the first is dropped, so another."""
     monkeypatch.setattr(aio_shell, "NUDGE", 0.05)
     prompt, writes = _learned(["Banner\r\n"], [[], _echo(), _echo()])
     assert prompt == PROMPT
@@ -109,8 +119,6 @@ def test_a_lost_connection_while_learning() -> None:
         shell = _Shell()
         shell.connection_made(FakeChannel(shell, [], []))
         asyncio.get_running_loop().call_later(0.01, shell.connection_lost, None)
-        import time
-
         await _learn(shell, Limits(time.monotonic() + 5, float("inf"), 1 << 20))
 
     with pytest.raises(EOFError):

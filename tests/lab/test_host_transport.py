@@ -11,7 +11,6 @@ paramiko one (:mod:`rocetune.collect.exec_channel`), over real SSH to the lab:
 
 from __future__ import annotations
 
-import json
 import sys
 import threading
 from pathlib import Path
@@ -21,14 +20,14 @@ import pytest
 from rocetune.collect.aio_exec import AioExecSession, AioExecTransport
 from rocetune.collect.credentials import Credentials
 from rocetune.collect.exec_channel import ExecSession, ExecTransport
-from rocetune.collect.job import Job, Outcome, run_job
+from rocetune.collect.job import Job, run_job
 from rocetune.collect.options import CollectOptions
-from rocetune.collect.pool import run_threads
 from rocetune.collect.target import Target, Timeouts, Trust
 from rocetune.collect.transport import Transport
 from rocetune.inventory import load_inventory
 from rocetune.platforms import get_driver
 from tests.lab.conftest import HOST_FAULTS
+from tests.lab.faults import assert_faults, assert_same_snapshot, collect, fault_options, meta
 from tests.lab.lab import HOST, PASSWORD, USER, LabServer
 
 KINDS: dict[str, type[ExecTransport] | type[AioExecTransport]] = {
@@ -46,10 +45,6 @@ def _job(lab: LabServer, name: str, transport: Transport, nics: tuple[str, ...] 
     return Job(target, driver, nics, transport, cred.secrets)
 
 
-def _collect(jobs: list[Job], out: Path, options: CollectOptions) -> dict[str, Outcome]:
-    return {o.name: o for o in run_threads(jobs, out, options)}
-
-
 def _lab_hosts(lab: LabServer) -> dict[str, tuple[str, ...]]:
     inv = load_inventory(lab.fabric)
     return {
@@ -57,14 +52,6 @@ def _lab_hosts(lab: LabServer) -> dict[str, tuple[str, ...]]:
         for d in inv.devices.values()
         if d.platform == "linux_host" and d.name in lab.ports
     }
-
-
-def _meta(path: Path) -> dict[str, object]:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    data.pop("collected_at")
-    for record in data["commands"]:
-        record.pop("seconds")
-    return data
 
 
 def test_same_snapshots_as_the_paramiko_transport(lab: LabServer, tmp_path: Path) -> None:
@@ -80,20 +67,12 @@ def test_same_snapshots_as_the_paramiko_transport(lab: LabServer, tmp_path: Path
         transport = cls(options.timeouts, options.trust)
         jobs = [_job(lab, name, transport, nics) for name, nics in hosts.items()]
         outs[kind] = tmp_path / kind
-        outcomes = _collect(jobs, outs[kind], options)
+        outcomes = collect(jobs, outs[kind], options)
         failed = {n: o.failure for n, o in outcomes.items() if not o.ok}
         assert not failed, (kind, failed)
     for name in hosts:
-        a, b = outs["paramiko"] / name, outs["asyncio"] / name
-        files = sorted(p.name for p in a.iterdir())
-        assert files == sorted(p.name for p in b.iterdir()), name
-        assert len(files) > 20, (name, files)
-        for file in files:
-            if file == "meta.json":
-                assert _meta(a / file) == _meta(b / file), name
-            else:
-                assert (a / file).read_bytes() == (b / file).read_bytes(), (name, file)
-    flood = _meta(outs["asyncio"] / "h-flood-host" / "meta.json")["commands"]
+        assert_same_snapshot(outs["paramiko"] / name, outs["asyncio"] / name, 21)
+    flood = meta(outs["asyncio"] / "h-flood-host" / "meta.json")["commands"]
     assert isinstance(flood, list)
     assert [r["status"] for r in flood].count("truncated") == 1, flood
 
@@ -116,28 +95,14 @@ FAULTS = {
 @pytest.mark.parametrize("kind", sorted(KINDS))
 def test_host_fault_matrix(lab: LabServer, tmp_path: Path, kind: str) -> None:
     assert set(HOST_FAULTS) <= set(FAULTS)
-    known = lab.known_hosts(
-        tmp_path / "known_hosts", skip=("fh-hkunknown",), wrong=("fh-hkmismatch",)
-    )
-    options = CollectOptions(
-        timeouts=Timeouts(connect=1, banner=1, auth=1, read=1),
-        trust=Trust(known),
-        retries=1,
-        backoff=0.05,
-    )
+    options = fault_options(lab, tmp_path, "fh-hkunknown", "fh-hkmismatch")
     transport = KINDS[kind](options.timeouts, options.trust)
     before = lab.sessions()
     auth_before = lab.auth_attempts("fh-auth")
     jobs = [_job(lab, name, transport) for name in [*FAULTS, "x-host-exec"]]
-    outcomes = _collect(jobs, tmp_path / "out", options)
+    outcomes = collect(jobs, tmp_path / "out", options)
     assert outcomes["x-host-exec"].ok, outcomes["x-host-exec"].failure
-    for name, (reason, attempts) in FAULTS.items():
-        failure = outcomes[name].failure
-        assert failure is not None, name
-        assert failure.reason.value == reason, (name, str(failure))
-        assert failure.attempts == attempts, (name, str(failure))
-        assert PASSWORD not in str(failure)
-        assert not (tmp_path / "out" / name).exists(), name
+    assert_faults(outcomes, FAULTS, tmp_path / "out")
     assert "no POSIX sh" in outcomes["h-nosh-host"].failure.detail  # type: ignore[union-attr]
     assert "deadline" in outcomes["h-drip-host"].failure.detail  # type: ignore[union-attr]
     assert lab.auth_attempts("fh-auth") - auth_before == 1, "an auth failure is not retried"

@@ -13,25 +13,23 @@ netmiko (:class:`rocetune.collect.transport.NetmikoTransport`), over real SSH to
 
 from __future__ import annotations
 
-import json
 import sys
 import threading
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from rocetune.collect.aio_shell import AioShellSession, AioShellTransport
 from rocetune.collect.credentials import Credentials, CredentialSource
-from rocetune.collect.job import Job, Outcome, run_job
+from rocetune.collect.job import Job, run_job
 from rocetune.collect.options import CollectOptions
-from rocetune.collect.pool import run_threads
 from rocetune.collect.runner import plan
 from rocetune.collect.target import Target, Timeouts, Trust
 from rocetune.collect.transport import NetmikoSession, NetmikoTransport, Transport
 from rocetune.inventory import load_inventory
 from rocetune.platforms import get_driver
 from tests.lab.conftest import FAULTS
+from tests.lab.faults import assert_faults, assert_same_snapshot, collect, fault_options, meta
 from tests.lab.lab import HOST, PASSWORD, USER, LabServer, lab_env, live_inventory
 
 KINDS: dict[str, type[NetmikoTransport] | type[AioShellTransport]] = {
@@ -62,10 +60,6 @@ def _job(lab: LabServer, name: str, platform: str, transport: Transport) -> Job:
     return Job(target, driver, (), transport, target.credentials.secrets)
 
 
-def _collect(jobs: list[Job], out: Path, options: CollectOptions) -> dict[str, Outcome]:
-    return {o.name: o for o in run_threads(jobs, out, options)}
-
-
 def _lab_switches(lab: LabServer) -> dict[str, str]:
     inv = load_inventory(lab.fabric)
     found = {
@@ -74,14 +68,6 @@ def _lab_switches(lab: LabServer) -> dict[str, str]:
         if d.platform is not None and d.name in lab.ports
     }
     return {n: p for n, p in found.items() if get_driver(p).kind == "switch"}  # type: ignore[union-attr]
-
-
-def _meta(path: Path) -> dict[str, object]:
-    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    data.pop("collected_at")
-    for record in data["commands"]:
-        record.pop("seconds")
-    return data
 
 
 def test_same_snapshots_as_netmiko(lab: LabServer, tmp_path: Path) -> None:
@@ -98,21 +84,13 @@ def test_same_snapshots_as_netmiko(lab: LabServer, tmp_path: Path) -> None:
         transport = cls(options.timeouts, options.trust)
         jobs = [_job(lab, name, platform, transport) for name, platform in switches.items()]
         outs[kind] = tmp_path / kind
-        outcomes = _collect(jobs, outs[kind], options)
+        outcomes = collect(jobs, outs[kind], options)
         failed = {n: o.failure for n, o in outcomes.items() if not o.ok}
         assert not failed, (kind, failed)
     for name in switches:
-        a, b = outs["netmiko"] / name, outs["asyncio"] / name
-        files = sorted(p.name for p in a.iterdir())
-        assert files == sorted(p.name for p in b.iterdir()), name
-        assert len(files) >= 2, (name, files)
-        for file in files:
-            if file == "meta.json":
-                assert _meta(a / file) == _meta(b / file), name
-            else:
-                assert (a / file).read_bytes() == (b / file).read_bytes(), (name, file)
+        assert_same_snapshot(outs["netmiko"] / name, outs["asyncio"] / name, 2)
     for name in ("h-flood-switch", "h-flood-eos"):
-        records = _meta(outs["asyncio"] / name / "meta.json")["commands"]
+        records = meta(outs["asyncio"] / name / "meta.json")["commands"]
         assert isinstance(records, list)
         assert [r["status"] for r in records].count("truncated") == 1, (name, records)
     eos = (outs["asyncio"] / "x-eos" / "show_running_config.txt").read_text(encoding="utf-8")
@@ -137,28 +115,14 @@ SWITCH_FAULTS = {
 @pytest.mark.parametrize("kind", sorted(KINDS))
 def test_switch_fault_matrix(lab: LabServer, tmp_path: Path, kind: str) -> None:
     assert set(FAULTS) <= set(SWITCH_FAULTS)
-    known = lab.known_hosts(
-        tmp_path / "known_hosts", skip=("f-hkunknown",), wrong=("f-hkmismatch",)
-    )
-    options = CollectOptions(
-        timeouts=Timeouts(connect=1, banner=1, auth=1, read=1),
-        trust=Trust(known),
-        retries=1,
-        backoff=0.05,
-    )
+    options = fault_options(lab, tmp_path, "f-hkunknown", "f-hkmismatch")
     transport = KINDS[kind](options.timeouts, options.trust)
     before = lab.sessions()
     auth_before = lab.auth_attempts("f-auth")
     jobs = [_job(lab, name, "sonic", transport) for name in [*SWITCH_FAULTS, "x-sonic-tty"]]
-    outcomes = _collect(jobs, tmp_path / "out", options)
+    outcomes = collect(jobs, tmp_path / "out", options)
     assert outcomes["x-sonic-tty"].ok, outcomes["x-sonic-tty"].failure
-    for name, (reason, attempts) in SWITCH_FAULTS.items():
-        failure = outcomes[name].failure
-        assert failure is not None, name
-        assert failure.reason.value == reason, (name, str(failure))
-        assert failure.attempts == attempts, (name, str(failure))
-        assert PASSWORD not in str(failure)
-        assert not (tmp_path / "out" / name).exists(), name
+    assert_faults(outcomes, SWITCH_FAULTS, tmp_path / "out")
     rejected = outcomes["f-unknown"].failure
     assert rejected is not None
     assert rejected.command == "show runningconfiguration all", str(rejected)

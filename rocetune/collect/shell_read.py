@@ -1,4 +1,6 @@
-"""One command on an interactive session: netmiko writes it, rocetune reads the answer.
+"""One command on an interactive session, read by rocetune: :class:`Reader` takes the raw
+reads, whether a netmiko session's blocking loop (:func:`send_and_read`) or the asyncio
+shell's channel callbacks (:mod:`rocetune.collect.aio_shell`) hand them over.
 
 netmiko's ``send_command`` polls the channel (a sleep of 10 ms while it waits for the echo,
 25 ms after it), drains everything the peer sent into one string per poll, and searches the
@@ -10,10 +12,11 @@ echo stripping, ours): a flooding peer drove memory to 4-6 times the output cap.
 Here the channel is read with blocking ``recv`` calls bounded by the deadlines (we wake when
 data arrives), at most 64 KiB at a time; raw bytes are counted against the cap *before* they
 are decoded (a read past the cap is cut there, so nothing beyond the cap is ever held); the
-bytes are decoded incrementally, line ends normalised and ANSI codes stripped with netmiko's
-own functions, and the prompt is looked for in the last (incomplete) line only. Complete lines
-are kept as they come and joined once at the end (held once while it streams; the join is
-the one copy, as decoding a byte buffer would be: about twice the cap at the end of a flood).
+bytes are decoded incrementally, line ends normalised and ANSI codes stripped (netmiko's
+own functions on a netmiko session, :class:`Terminal` on the asyncio shell), and the prompt
+is looked for in the last (incomplete) line only. Complete lines are kept as they come and
+joined once at the end (held once while it streams; the join is the one copy, as decoding a
+byte buffer would be: about twice the cap at the end of a flood).
 
 The result is what ``send_command(..., expect_string=pattern, auto_find_prompt=False)``
 returns: everything before the command's echo and the echo line dropped, the prompt line

@@ -47,6 +47,9 @@ class Loaded:
     key: str | None = None
     """The parse cache key of the snapshot the result was read from (rocetune.parsecache);
     None when it was not read through the cache."""
+    decoded: bool = False
+    """The result was decoded from bytes in this process (a cache entry, a pool worker's
+    answer), not built by a parse here: it holds no garbage cycle."""
 
 
 def snapshot_file_names() -> frozenset[str]:

@@ -231,7 +231,7 @@ def audit_inventory(
             loaded = []
             for d, item in zip(entries, load_all(jobs, processes, cache), strict=True):
                 loaded.append((d.name, d.platform, _shared(sharer, _declare(item, d))))
-                settle(collect=not item.cached)  # a decoded entry makes no garbage cycle
+                settle(collect=not (item.cached or item.decoded))  # decoding makes no cycle
         del sharer  # its pool's keys are not needed while checking
         sel = selection or Selection()
         scope = scope_of([inv.path])

@@ -190,9 +190,14 @@ def long_lived() -> Iterator[Settle]:
     permanent generation (reference counting still frees them). What exists when the block
     starts (modules, the loaded inventory) is frozen first, so the first ``settle`` does not
     scan it either. Within the block the automatic collections are off (``settle`` collects
-    instead; reference counting frees the rest). At the end of the block the collector is
-    enabled and sees them again (:func:`frozen`). Nothing changes when the collector is
-    disabled."""
+    instead; reference counting frees the rest). What the block made after its last
+    ``settle`` (an audit's findings and check records) is frozen at its end, without a
+    collection: left to the collector, the first collections after the block scanned those
+    millions of objects twice (young, then middle generation: 1.1 s of a 10 s cached
+    re-audit of 10,500 devices), and a collection there found no garbage cycle. When the
+    enclosing :func:`frozen` block ends, the collector sees them all again (the oldest
+    generation: a later full collection frees any cycle). Nothing changes when the
+    collector is disabled."""
     if not gc.isenabled():
         yield _unchanged
         return
@@ -201,6 +206,7 @@ def long_lived() -> Iterator[Settle]:
         try:
             yield settle
         finally:
+            gc.freeze()  # what the block made since the last settle: see above
             gc.enable()
 
 
@@ -409,8 +415,8 @@ def _absorb(cache: ParseCache, journal: list[tuple[str, list[Any]]], counts: Cou
 
 def _from_worker(job: Job, got: Loaded | Entry, cache: ParseCache | None) -> Loaded:
     if not isinstance(got, Entry):
-        return got
+        return dataclasses.replace(got, decoded=True)  # sent back pickled by the worker
     item = entry_device(got.raw, got.key, got.identity, job.asic)
     if item is None:  # bytes that do not read back (never seen): parsed here, not lost
         return _load(job, cache)
-    return dataclasses.replace(item, cached=False)  # parsed in this run: shared as such
+    return dataclasses.replace(item, cached=False, decoded=True)  # parsed in this run: shared

@@ -128,3 +128,28 @@ def test_frozen_settle_collects_cycles_and_freezes_what_the_block_made() -> None
         assert gc.get_freeze_count() >= before + len(kept)
         assert gc.isenabled()  # unlike long_lived, automatic collections stay on
     assert gc.get_freeze_count() == 0
+
+
+def test_what_the_block_made_after_its_last_settle_is_frozen_at_its_end() -> None:
+    """Not left young: the first collections after an audit re-scanned its findings twice."""
+    from rocetune.api.parsing import frozen
+
+    with frozen():
+        with long_lived() as settle:
+            settle()
+            made = [[i] for i in range(1000)]  # after the last settle: the checks' records
+            assert any(o is made for o in gc.get_objects())  # young, scanned
+        assert gc.is_tracked(made)
+        assert not any(o is made for o in gc.get_objects())
+        assert gc.isenabled()
+    assert gc.get_freeze_count() == 0
+
+
+def test_a_pool_workers_answer_is_marked_decoded() -> None:
+    """Decoded here (it holds no garbage cycle): the audit freezes it without a collection."""
+    from rocetune.api.parsing import Job, _from_worker
+    from rocetune.load import Loaded
+
+    got = _from_worker(Job("d", "x", "sonic", None, None), Loaded(source="x"), None)
+    assert got.decoded
+    assert not got.cached

@@ -100,26 +100,44 @@ class PfcDeadlockRisk(Rule):
     def run(self, ctx: CheckContext) -> Iterator[Result]:
         """Classify lossless switch-switch links by tier; report same-tier ones and loops."""
         opts = options_of(ctx, PfcDeadlockRiskOptions)
-        tiers, names = _tiers(ctx, opts)
-        graph = _Graph()
-        for link in ctx.fabric.links:
-            yield from _classify(link, ctx, tiers, graph)
-        if not graph.risky:
+        keep = stable(ctx.fabric.devices, _switch_or_kind)
+        if keep is None:
+            yield from _risks(ctx, opts)
             return
-        parent = _forest(graph)
-        on_loop = _non_bridges(graph)
-        for i in graph.risky:
-            link, prios, port = graph.edges[i]
-            u, v = link.a.device, link.b.device
-            tree = parent.get(v, (None, -1))[1] == i or parent.get(u, (None, -1))[1] == i
-            if not tree:
-                loop = "it closes the loop " + _loop(parent, u, v, opts.max_cycle_hops)
-            elif i in on_loop:
-                loop = "it lies on a loop of lossless links"
-            else:
-                loop = "it closes no loop of lossless links yet, but any further lossless path"
-                loop += " between its two ends would"
-            yield _issue(link, prios, port, names.get(tiers[u], f"tier {tiers[u]}"), loop)
+        # a plan's re-check of a replayed host (or of the audited fabric again): the result
+        # reads every switch, the kind and role of every device, the links and the intent
+        what = ("RT708", tuple(opts.tier_order), opts.infer_tiers, opts.max_cycle_hops)
+        inputs = (keep, ctx.fabric.links, ctx.intent)
+        yield from per_device(what, inputs, lambda: list(_risks(ctx, opts)))
+
+
+def _switch_or_kind(dev: Device) -> object:
+    """What :func:`_risks` reads of a device: a switch whole, the kind and role of others."""
+    return (dev.kind, dev.role, dev if dev.kind == "switch" else None)
+
+
+def _risks(ctx: CheckContext, opts: PfcDeadlockRiskOptions) -> Iterator[Result]:
+    """:meth:`PfcDeadlockRisk.run` over ``ctx``'s fabric."""
+    tiers, names = _tiers(ctx, opts)
+    graph = _Graph()
+    for link in ctx.fabric.links:
+        yield from _classify(link, ctx, tiers, graph)
+    if not graph.risky:
+        return
+    parent = _forest(graph)
+    on_loop = _non_bridges(graph)
+    for i in graph.risky:
+        link, prios, port = graph.edges[i]
+        u, v = link.a.device, link.b.device
+        tree = parent.get(v, (None, -1))[1] == i or parent.get(u, (None, -1))[1] == i
+        if not tree:
+            loop = "it closes the loop " + _loop(parent, u, v, opts.max_cycle_hops)
+        elif i in on_loop:
+            loop = "it lies on a loop of lossless links"
+        else:
+            loop = "it closes no loop of lossless links yet, but any further lossless path"
+            loop += " between its two ends would"
+        yield _issue(link, prios, port, names.get(tiers[u], f"tier {tiers[u]}"), loop)
 
 
 def _tiers(ctx: CheckContext, opts: PfcDeadlockRiskOptions) -> _TierMap:

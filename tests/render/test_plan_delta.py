@@ -301,7 +301,9 @@ def test_a_recheck_classifies_only_the_replaced_devices_links(
     got = []
     with shared_per_device():
         for name in leaves:
-            after = with_devices(fabric, {name: fabric.devices[name].model_copy()})
+            dev = fabric.devices[name]  # changed (equal: the whole result is reused, below)
+            edited = dev.model_copy(update={"facts": {**dev.facts, "edited": "yes"}})
+            after = with_devices(fabric, {name: edited})
             derive(after.devices, fabric.devices, {name})
             only = frozenset({name, *near.get(name, ())})
             classified[0] = 0
@@ -317,3 +319,23 @@ def test_a_recheck_classifies_only_the_replaced_devices_links(
     assert len(links) > 2 * len(mine) > 0
     assert got[0] >= len(links)  # the audited fabric's links, once
     assert got[2] == len(mine), (got, len(links))
+    # a replaced device RT708 reads the same (an equal switch, a host: their kind and role
+    # only): its whole result over the audited fabric is reused, nothing is classified
+    fabric = api.audit(generate(tmp_path / "hosts", 0.01, hosts=True).inventory).fabric
+    near = _neighbours(fabric)
+    host = next(n for n, d in fabric.devices.items() if d.kind == "host")
+    leaf = next(n for n, d in fabric.devices.items() if d.role == "leaf")
+    with shared_per_device():
+        for name in (leaf, host):
+            only = frozenset({name, *near.get(name, ())})
+            for _ in range(2):  # the first re-check classifies the audited fabric's links
+                after = with_devices(fabric, {name: fabric.devices[name].model_copy()})
+                derive(after.devices, fabric.devices, {name})
+                classified[0] = 0
+                fast = compare(*recheck(fabric, after, rules, None, ({}, {}), only=only))
+            assert classified[0] == 0, name
+            full = compare(
+                run_checks(fabric, rules, None, {}, only=only),
+                run_checks(after, rules, None, {}, only=only),
+            )
+            assert _seen(fast.cleared) == _seen(full.cleared) == []

@@ -40,7 +40,7 @@ import time
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from rocetune.collect.aio_exec import AioExecTransport, _call, _close
+from rocetune.collect.aio_exec import _CLOSE_WAIT, AioExecTransport, _call, _close
 from rocetune.collect.reasons import CollectError, Reason
 from rocetune.collect.shell_read import (
     Answer,
@@ -298,7 +298,7 @@ class AioShellSession(ShellSession):
     def close(self) -> None:
         """Close the connection (its goodbye waited for briefly), never raises."""
         with contextlib.suppress(Exception):
-            _call(_close(self.conn), 2.0)
+            _call(_close(self.conn), _CLOSE_WAIT)
 
 
 class AioShellTransport:
@@ -336,6 +336,6 @@ class AioShellTransport:
             shell, base = _call(prepare, t.read * steps)
         except BaseException:
             with contextlib.suppress(Exception):
-                _call(_close(conn), 2.0)
+                _call(_close(conn), _CLOSE_WAIT)
             raise
         return AioShellSession(conn, shell, target.platform, base, timeouts=t, deadline=deadline)

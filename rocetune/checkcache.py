@@ -10,9 +10,19 @@ a link rule reads the link and its two end devices. So what such a rule gives fo
   every rule's options;
 - the device's *local key*: its parse cache entry key (the content of its snapshot), its name,
   its inventory ``asic``/``roce_ports``, and every link with an end on it;
-- for a device: the local keys of the devices its links reach; for a link: its own fields
-  and the local keys of its two ends (a device outside the model: its name and whether the
+- for a device: the *peer keys* of the devices its links reach: their models (by digest,
+  :func:`model_key`), not their files, and their links; for a link: its own fields and the
+  local keys of its two ends (a device outside the model: its name and whether the
   inventory knows it).
+
+A rule reads a neighbour's model, not its files; but a record it makes on a device can name
+a neighbour (a missing-data note or a finding there), and such a record holds that device's
+source references (file, line), a function of its files. So a subject's entry lists the
+other devices its records name with their local keys (its *guard*), and is used only while
+they are the same: an edit that leaves a neighbour's model as it was (a comment, a counter
+in a re-collected snapshot) re-checks that neighbour only. A device's model digest is kept
+in the pack per model key, so an unchanged device is never dumped again; the ``fix:`` lines'
+cache reads the same digests (:meth:`CheckStore.model_digests`).
 
 The engine (:func:`rocetune.engine.run_checks`, ``store=``) asks :class:`CheckStore` per rule
 and subject; a hit replays the stored records (findings, missing-data notes, absence findings
@@ -23,18 +33,18 @@ cache (no entry key) makes its subjects and its neighbours' uncacheable: they al
 Records are stored in one pack per audited scope (the inventory, or the linted paths):
 ``<dir>/<CACHE_VERSION>/checks/<scope hash>.json``, holding only what the last run used
 (older subjects are dropped, like ruff's per-package cache): JSON with one string table
-(a host's items and paths are every host's), a subject's records as arrays of numbers, read
-and checked whole before any is used (never unpickled; findings validated as models). A
-damaged pack is ignored.
+(a host's items and paths are every host's), a subject's records as arrays of numbers and
+its guard, and the model digests, read and checked whole before any is used (never
+unpickled; findings validated as models). A damaged pack is ignored.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 from weakref import ref
 
 from rocetune.checks.base import Missing
@@ -45,15 +55,45 @@ if TYPE_CHECKING:
     from rocetune.checks.base import Rule, RuleOptions
     from rocetune.parsecache import ParseCache
 
-PACK_FORMAT = 2
+PACK_FORMAT = 3
 
 _Raw = list[object]
 """A record as stored: ``[0, device, item, path, file, line, looked]`` (a missing-data note;
 strings as indexes into the pack's table, path/file/line may be null), ``[1, finding]`` (a
 finding's JSON fields, validated as a Finding) or ``[2, [[device, index], ...], link, port]``
 (an absence finding withheld by unparsed items)."""
-_Entry = tuple[frozenset[str], dict[str, list[Record]]]
-"""A subject's records as read: the codes stored for it, and those with records."""
+_Entry = tuple[frozenset[str], dict[str, list[Record]], dict[str, str]]
+"""A subject's records as read: the codes stored for it, those with records, and its guard
+(another device its records name -> that device's local key when they were made)."""
+
+
+def digest(parts: Iterable[str | bytes]) -> str:
+    """One key of ``parts`` (each length-prefixed: no two sequences share a key)."""
+    h = hashlib.blake2b(digest_size=20)
+    for part in parts:
+        data = part if isinstance(part, bytes) else part.encode("utf-8", "surrogatepass")
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    return h.hexdigest()
+
+
+def model_key(device: Device, content: str) -> str:
+    """What ``device``'s model is a function of: its parse entry key ``content`` and what the
+    inventory set after the parse (platform, role, ``asic``, ``roce_ports``)."""
+    roce = json.dumps(list(device.roce_ports) if device.roce_ports is not None else None)
+    return digest(("model", content, device.platform, str(device.role), str(device.asic), roce))
+
+
+def named_devices(records: Iterable[Record]) -> set[str]:
+    """The devices ``records`` name (their findings', notes' and withheld items')."""
+    out: set[str] = set()
+    for rec in records:
+        if rec.finding is not None and rec.finding.device is not None:
+            out.add(rec.finding.device)
+        elif rec.missing is not None:
+            out.add(rec.missing.device)
+        out.update(device for device, _ in rec.unverified)
+    return out
 
 
 class _Damaged(ValueError):
@@ -161,23 +201,13 @@ def context_key(
     """What every stored record depends on besides its subject."""
     from rocetune.parsecache import CACHE_VERSION, code_fingerprint
 
-    h = hashlib.blake2b(digest_size=20)
     opts = options or {}
-    parts = [
-        CACHE_VERSION,
-        code_fingerprint(),
-        intent.model_dump_json(),
-        str(report_missing),
-        *(
-            f"{r.meta.code}={opts[r.meta.code].model_dump_json() if r.meta.code in opts else ''}"
-            for r in rules
-        ),
-    ]
-    for part in parts:
-        data = part.encode()
-        h.update(len(data).to_bytes(8, "little"))
-        h.update(data)
-    return h.hexdigest()
+    chosen = (
+        f"{r.meta.code}={opts[r.meta.code].model_dump_json() if r.meta.code in opts else ''}"
+        for r in rules
+    )
+    head = (CACHE_VERSION, code_fingerprint(), intent.model_dump_json(), str(report_missing))
+    return digest((*head, *chosen))
 
 
 class CheckStore:
@@ -219,7 +249,15 @@ class CheckStore:
             if link.b.device != link.a.device:
                 self._links.setdefault(link.b.device, []).append(link)
         self._local: dict[str, str | None] = {}
+        self._peer: dict[str, str | None] = {}
         self._keys: dict[int, tuple[object, str | None, _Entry | None]] = {}
+        self._guards: dict[str, dict[str, str]] = {}  # the guards of this run's records
+        self._stale: set[str] = set()  # subjects whose stored guard did not hold
+        self._models: dict[str, str] = {}  # model key -> digest, as the pack held them
+        self._digests: dict[str, str] = {}  # device -> its model digest, this run
+        self._model_keys: dict[str, str] = {}  # model key -> digest, this run's devices
+        self.dumped = 0
+        """Devices whose model was dumped for its digest (not known by its model key)."""
 
     # --- keys ---------------------------------------------------------------------------
 
@@ -234,20 +272,57 @@ class CheckStore:
         elif device not in self.content:
             key = None
         else:
-            h = hashlib.blake2b(digest_size=20)
-            parts = [
-                self.content[device],
-                dev.name,
-                str(dev.asic),
-                json.dumps(sorted(dev.roce_ports) if dev.roce_ports is not None else None),
-                *(link.model_dump_json() for link in self._links.get(device, ())),
-            ]
-            for part in parts:
-                data = part.encode()
-                h.update(len(data).to_bytes(8, "little"))
-                h.update(data)
-            key = h.hexdigest()
+            key = digest(
+                (
+                    self.content[device],
+                    dev.name,
+                    str(dev.asic),
+                    json.dumps(sorted(dev.roce_ports) if dev.roce_ports is not None else None),
+                    *(link.model_dump_json() for link in self._links.get(device, ())),
+                )
+            )
         self._local[device] = key
+        return key
+
+    def model_digest(self, device: str) -> str | None:
+        """The digest of ``device``'s model (None: not read through the parse cache): the
+        pack's for its model key, else dumped."""
+        got = self._digests.get(device)
+        if got is not None:
+            return got
+        dev = self.devices.get(device)
+        content = self.content.get(device)
+        if dev is None or content is None:
+            return None
+        key = model_key(dev, content)
+        self._load()  # the pack's model digests (read once)
+        got = self._models.get(key)
+        if got is None:
+            got = digest(("device", dev.model_dump_json()))
+            self.dumped += 1
+        self._model_keys[key] = self._digests[device] = got
+        return got
+
+    def model_digests(self) -> dict[str, str]:
+        """Model key -> digest of the devices whose digest this run made or read (the
+        ``fix:`` lines' cache keys plans by the same digests: rocetune.api.fixcache)."""
+        return dict(self._model_keys)
+
+    def _peer_key(self, device: str) -> str | None:
+        """What a rule on a neighbour reads of ``device``: its model (by digest) and its
+        links; a device outside the model: as :meth:`_local_key`."""
+        if device in self._peer:
+            return self._peer[device]
+        key: str | None
+        if device not in self.devices:
+            key = self._local_key(device)
+        else:
+            model = self.model_digest(device)
+            key = None
+            if model is not None:
+                links = (link.model_dump_json() for link in self._links.get(device, ()))
+                key = digest(("peer", device, model, *links))
+        self._peer[device] = key
         return key
 
     def _subject_key(self, subject: Device | Link) -> str | None:
@@ -270,32 +345,36 @@ class CheckStore:
                 "device",
                 self._local_key(subject.name),
                 *(
-                    f"{p}\0{self._local_key(p)}" if self._local_key(p) else None
+                    f"{p}\0{self._peer_key(p)}" if self._peer_key(p) else None
                     for p in sorted(peers)
                 ),
             ]
-        key: str | None = None
-        if all(p is not None for p in parts):
-            h = hashlib.blake2b(digest_size=20)
-            for part in parts:
-                data = str(part).encode()
-                h.update(len(data).to_bytes(8, "little"))
-                h.update(data)
-            key = h.hexdigest()
-        return key
+        if any(p is None for p in parts):
+            return None
+        return digest(cast(list[str], parts))
 
     def _subject(self, subject: Device | Link) -> tuple[object, str | None, _Entry | None]:
-        """The subject's key and stored records, found once per subject (every rule asks)."""
+        """The subject's key and stored records, found once per subject (every rule asks);
+        stored records whose guard no longer holds are not used (nor kept)."""
         held = self._keys.get(id(subject))
         if held is None or held[0] is not subject:
             key = self._subject_key(subject)
             entry = None
             if key is not None:
                 entry = self._load().get(key)
+                if entry is not None and any(self._local_key(d) != k for d, k in entry[2].items()):
+                    entry = None
+                    self._stale.add(key)
                 if entry is not None:
                     self._used[key] = None
             held = self._keys[id(subject)] = (subject, key, entry)
         return held
+
+    def _guard(self, subject: Device | Link, records: list[Record]) -> dict[str, str]:
+        """The other devices ``records`` name, with their local keys ("" for a device read
+        without the cache: never the same)."""
+        mine = {subject.a.device, subject.b.device} if isinstance(subject, Link) else {subject.name}
+        return {d: self._local_key(d) or "" for d in sorted(named_devices(records) - mine)}
 
     # --- SubjectStore -----------------------------------------------------------------
 
@@ -316,6 +395,9 @@ class CheckStore:
         _, key, _ = self._subject(subject)
         if key is not None:
             self._put.setdefault(key, {})[code] = records
+            guard = self._guard(subject, records)
+            if guard:
+                self._guards.setdefault(key, {}).update(guard)
 
     def peek(self, subject: Device | Link, code: str) -> list[Record] | None:
         """The records of rule ``code`` on ``subject`` of this run's fabric that this run
@@ -337,38 +419,46 @@ class CheckStore:
             try:
                 pack = json.loads(self.path.read_bytes())
                 if pack["format"] == PACK_FORMAT and pack["context"] == self.context:
-                    self._old, self._raw = self._read(pack)
+                    self._old, self._raw, self._models = self._read(pack)
             except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
-                self._old, self._raw = {}, {}
+                self._old, self._raw, self._models = {}, {}, {}
         return self._old
 
-    def _read(self, pack: dict[str, Any]) -> tuple[dict[str, _Entry], dict[str, list[Any]]]:
-        """Every subject of the pack, decoded (a damaged pack raises here, before any of it
-        is used)."""
+    def _read(
+        self, pack: dict[str, Any]
+    ) -> tuple[dict[str, _Entry], dict[str, list[Any]], dict[str, str]]:
+        """Every subject of the pack, decoded, and its model digests (a damaged pack raises
+        here, before any of it is used)."""
         table = pack["strings"]
         codesets = pack["codesets"]
         raw = pack["subjects"]
         base = pack["base"]
+        models = pack["models"]
         if not isinstance(table, list) or not all(type(t) is str for t in table):
             raise _Damaged("strings")
         if not isinstance(codesets, list) or not isinstance(raw, dict) or type(base) is not int:
             raise _Damaged("pack")
+        if not _strings_map(models):
+            raise _Damaged("models")
         sets = [frozenset(codes) for codes in codesets]
         if not all(type(c) is str for codes in sets for c in codes):
             raise _Damaged("codesets")
         old: dict[str, _Entry] = {}
         refs: dict[tuple[int, int | None], SourceRef] = {}
-        for key, (which, by_code) in raw.items():
-            if type(which) is not int or which < 0:
+        for key, stored in raw.items():
+            which, by_code, *rest = stored
+            guard = rest[0] if rest else {}
+            if type(which) is not int or which < 0 or len(rest) > 1 or not _strings_map(guard):
                 raise _Damaged(key)
             codes = sets[which]
-            old[key] = (codes, {c: _decode(recs, table, refs) for c, recs in by_code.items()})
-            if not codes.issuperset(old[key][1]):
+            records = {c: _decode(recs, table, refs) for c, recs in by_code.items()}
+            old[key] = (codes, records, guard)
+            if not codes.issuperset(records):
                 raise _Damaged(key)
         self._strings = _Strings(table)
         self._sets = sets
         self._base = base
-        return old, raw
+        return old, raw, models
 
     def save(self) -> None:
         """Write the records this run used (atomically); a cache that cannot be written is
@@ -380,7 +470,11 @@ class CheckStore:
         if not self.cache.writable:
             return
         old = self._load()
-        if not self._put and len(self._used) == len(old):
+        if (
+            not self._put
+            and len(self._used) == len(old)
+            and self._model_keys.items() <= self._models.items()
+        ):
             return  # every record came from the pack, none was dropped: it is up to date
         strings, sets = self._strings, self._sets
         whole = len(strings.table) > 2 * max(self._base, 1024)
@@ -396,14 +490,15 @@ class CheckStore:
             if put is None and not whole:
                 subjects[key] = self._raw[key]
                 continue
-            codes, records = old.get(key, (frozenset(), {}))
+            codes, records, guard = old.get(key, _NO_ENTRY) if key not in self._stale else _NO_ENTRY
             merged = {**{c: records.get(c, []) for c in codes}, **(put or {})}
             which = numbers.get(frozenset(merged))
             if which is None:
                 which = numbers[frozenset(merged)] = len(sets)
                 sets.append(frozenset(merged))
             stored = {c: _encode(recs, strings) for c, recs in merged.items() if recs}
-            subjects[key] = [which, stored]
+            guard = {**guard, **self._guards.get(key, {})}
+            subjects[key] = [which, stored, guard] if guard else [which, stored]
         pack = {
             "format": PACK_FORMAT,
             "context": self.context,
@@ -411,12 +506,24 @@ class CheckStore:
             "strings": strings.table,
             "codesets": [sorted(codes) for codes in sets],
             "subjects": subjects,
+            "models": self._model_keys,
         }
         try:
             self.cache.prepare()
             write_bytes(self.path, json.dumps(pack, separators=(",", ":")).encode())
         except OSError:
             self.cache.write_errors += 1
+
+
+_NO_ENTRY: _Entry = (frozenset(), {}, {})
+
+
+def _strings_map(value: object) -> bool:
+    """Whether ``value`` is a dict of strings to strings (as the pack writes guards and
+    model digests)."""
+    return isinstance(value, dict) and all(
+        type(k) is str and type(v) is str for k, v in value.items()
+    )
 
 
 def _in_entry(entry: _Entry | None, code: str) -> list[Record] | None:

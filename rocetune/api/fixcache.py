@@ -12,8 +12,10 @@ what that plan reads, so it is stored under a key of exactly that (:meth:`Keys.d
   and known devices, and every device's model as JSON (by digest). The replay re-check runs
   the fabric-wide rules (RT705, RT706, RT306, ...) over the whole fabric, so a plan may depend
   on any device's model; a device's model digest is kept per parse entry key
-  (:meth:`Keys.model_key`), so an unchanged device is never dumped again, and an edit that
-  leaves every model as it was (a comment, whitespace) keeps the digest;
+  (:meth:`Keys.model_key`, :func:`rocetune.checkcache.model_key`), so an unchanged device is
+  never dumped again (the digests the audit's check cache read or made are taken first:
+  :meth:`rocetune.checkcache.CheckStore.model_digests`), and an edit that leaves every
+  model as it was (a comment, whitespace) keeps the digest;
 - the device's *local key*: its parse cache entry key (its snapshot's files, path, name and
   role: what the planner edits and re-parses), platform, role, inventory ``asic`` and
   ``roce_ports``, and every link with an end on it;
@@ -37,12 +39,12 @@ foreign pack is a miss.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
-from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from rocetune.checkcache import digest as _digest
+from rocetune.checkcache import model_key
 from rocetune.outputs import replace_bytes
 from rocetune.parsecache import CACHE_VERSION, code_fingerprint, tree_fingerprint
 
@@ -55,18 +57,6 @@ Fixes = dict[str, tuple[str, ...]]
 DeviceFixes = list[tuple[str, list[str]]]
 """One device's plan: (finding fingerprint, the texts of the changes that clear it), in the
 order the plan made them."""
-
-
-def _feed(h: Any, data: bytes) -> None:
-    h.update(len(data).to_bytes(8, "little"))
-    h.update(data)
-
-
-def _digest(parts: Iterable[str | bytes]) -> str:
-    h = hashlib.blake2b(digest_size=20)
-    for part in parts:
-        _feed(h, part if isinstance(part, bytes) else part.encode("utf-8", "surrogatepass"))
-    return h.hexdigest()
 
 
 def templates_fingerprint() -> str:
@@ -117,11 +107,9 @@ class Keys:
         """What device ``name``'s model is a function of: its parse entry key and what the
         inventory set after the parse (None: not read through the parse cache)."""
         content = self.result.content.get(name)
-        dev = self.result.fabric.devices[name]
         if content is None:
             return None
-        roce = json.dumps(list(dev.roce_ports) if dev.roce_ports is not None else None)
-        return _digest(("model", content, dev.platform, str(dev.role), str(dev.asic), roce))
+        return model_key(self.result.fabric.devices[name], content)
 
     def _model_digest(self, name: str) -> str:
         key = self.model_key(name)

@@ -165,7 +165,7 @@ def attach_fixes(result: AuditResult, cache: ParseCache | None = None) -> None:
     related = fixcache.related(result)
     names = planned_devices(result, related)
     pack = fixcache.Pack(cache, fixcache.scope(result)) if cache is not None else None
-    keys = fixcache.Keys(result, pack.models) if pack is not None else None
+    keys = fixcache.Keys(result, _known_models(result, pack)) if pack is not None else None
     plans: dict[str, fixcache.DeviceFixes] = {}
     todo: dict[str, str | None] = {}
     for name in names:
@@ -190,6 +190,15 @@ def attach_fixes(result: AuditResult, cache: ParseCache | None = None) -> None:
     if pack is not None and keys is not None:
         pack.save(keys.models)
     result.fixes = merged(plans[n] for n in names if n in plans)
+
+
+def _known_models(result: AuditResult, pack: fixcache.Pack) -> dict[str, str]:
+    """Model key -> digest known before any model is dumped: the pack's, and those the
+    audit's check cache read or made (rocetune.checkcache.CheckStore.model_digests)."""
+    from rocetune.checkcache import kept
+
+    store = kept(result.fabric)
+    return {**pack.models, **store.model_digests()} if store is not None else pack.models
 
 
 def merged(plans: Iterable[fixcache.DeviceFixes]) -> dict[str, tuple[str, ...]]:

@@ -119,7 +119,16 @@ def _meta(lab: Path) -> None:
     _sub(lab / "snapshots/leaf1/meta.json", '"device": "leaf1"', '"device": "leaf1-renamed"')
 
 
+def _peer_lines_move(lab: Path) -> None:
+    """A comment on top of leaf3's config: its model is the same, its lines move. The hosts'
+    device rule RT707 reports on leaf3 (its file and line): their stored records name leaf3,
+    so they are not replayed (rocetune.checkcache: the guard)."""
+    path = lab / "snapshots/leaf3/nv_config_show_o_yaml.yaml"
+    path.write_text("# moved down one line\n" + path.read_text())
+
+
 CHANGES: dict[str, Callable[[Path], None]] = {
+    "peer-lines-move": _peer_lines_move,
     "file-edited": _edit_leaf1,
     "neighbour-port": _neighbour_port,
     "host-peer": _host_peer,
@@ -284,5 +293,34 @@ def test_a_first_pack_is_written_whole_and_read_again_as_it_is(
     _edit_leaf1(lab)
     got = _reports(api.audit(inventory, cache=ParseCache(tmp_path / "c")))
     assert got == _reports(api.audit(inventory))
-    stored = sum(len(by_code) for _, by_code in pack["subjects"].values())
+    stored = sum(len(entry[1]) for entry in pack["subjects"].values())  # [codes, records(, guard)]
     assert 0 < len(encoded) < stored, (len(encoded), stored)
+
+
+def test_a_neighbour_edit_that_keeps_its_model_replays_the_other_subjects(
+    lab: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Subjects key their neighbours by model, not file: a comment in leaf3's config re-runs
+    the rules on leaf3, its links and the hosts whose records name leaf3 (gpu01, gpu02:
+    RT707), not on spine1/spine2 (linked to leaf3, their records name only themselves)."""
+    from rocetune.model import Link
+
+    missed: set[str] = set()
+    real = CheckStore.get
+
+    def get(self: CheckStore, kind: Any, subject: Any, code: str) -> Any:
+        got = real(self, kind, subject, code)
+        if got is None:
+            missed.add(subject.label if isinstance(subject, Link) else subject.name)
+        return got
+
+    inventory = _inv(lab)
+    api.audit(inventory, cache=ParseCache(tmp_path / "c"))
+    monkeypatch.setattr(CheckStore, "get", get)
+    path = lab / "snapshots/leaf3/nv_config_show_o_yaml.yaml"
+    path.write_text(path.read_text() + "# a comment at the end\n")
+    got = _reports(api.audit(inventory, cache=ParseCache(tmp_path / "c")))
+    assert got == _reports(api.audit(inventory))
+    devices = {m for m in missed if ":" not in m}
+    assert devices == {"leaf3", "gpu01", "gpu02"}, missed
+    assert all("leaf3" in m for m in missed - devices), missed

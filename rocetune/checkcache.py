@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any, cast
 from weakref import ref
 
 from rocetune.checks.base import Missing
-from rocetune.engine import Record, Subject
+from rocetune.engine import Record, Subject, named_devices
 from rocetune.model import Device, Fabric, Finding, Intent, Link, SourceRef
 
 if TYPE_CHECKING:
@@ -82,18 +82,6 @@ def model_key(device: Device, content: str) -> str:
     inventory set after the parse (platform, role, ``asic``, ``roce_ports``)."""
     roce = json.dumps(list(device.roce_ports) if device.roce_ports is not None else None)
     return digest(("model", content, device.platform, str(device.role), str(device.asic), roce))
-
-
-def named_devices(records: Iterable[Record]) -> set[str]:
-    """The devices ``records`` name (their findings', notes' and withheld items')."""
-    out: set[str] = set()
-    for rec in records:
-        if rec.finding is not None and rec.finding.device is not None:
-            out.add(rec.finding.device)
-        elif rec.missing is not None:
-            out.add(rec.missing.device)
-        out.update(device for device, _ in rec.unverified)
-    return out
 
 
 class _Damaged(ValueError):

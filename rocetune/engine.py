@@ -698,15 +698,7 @@ class _Rerun:
 
     def devices(self) -> set[str]:
         """The devices the records so far are on."""
-        out: set[str] = set()
-        for records in self.records.values():
-            for rec in records:
-                if rec.finding is not None and rec.finding.device is not None:
-                    out.add(rec.finding.device)
-                elif rec.missing is not None:
-                    out.add(rec.missing.device)
-                out.update(device for device, _ in rec.unverified)
-        return out
+        return named_devices(rec for records in self.records.values() for rec in records)
 
     def collect(
         self, order: list[type[Rule]], focus: frozenset[str], *, report_missing: bool
@@ -716,6 +708,18 @@ class _Rerun:
             for rec in self.records[rule_cls]:
                 out.add(rule_cls, rec)
         return out.findings(self.fabric, self.prov, report_missing=report_missing)
+
+
+def named_devices(records: Iterable[Record]) -> set[str]:
+    """The devices ``records`` are on (their findings', notes' and withheld items')."""
+    out: set[str] = set()
+    for rec in records:
+        if rec.finding is not None and rec.finding.device is not None:
+            out.add(rec.finding.device)
+        elif rec.missing is not None:
+            out.add(rec.missing.device)
+        out.update(device for device, _ in rec.unverified)
+    return out
 
 
 def _record(

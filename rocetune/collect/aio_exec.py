@@ -395,8 +395,14 @@ class AioExecSession(LaneResults):
 
     def close(self) -> None:
         """Close the connection (waits briefly for the goodbye to be sent), never raises."""
-        with contextlib.suppress(Exception):
-            _call(_close(self.conn), _CLOSE_WAIT)
+        close_connection(self.conn)
+
+
+def close_connection(conn: asyncssh.SSHClientConnection) -> None:
+    """Close ``conn`` from a worker thread, waiting at most ``_CLOSE_WAIT`` for the goodbye
+    (:func:`_close`); never raises."""
+    with contextlib.suppress(Exception):
+        _call(_close(conn), _CLOSE_WAIT)
 
 
 async def _close(conn: asyncssh.SSHClientConnection) -> None:

@@ -34,13 +34,12 @@ from __future__ import annotations
 
 import asyncio
 import codecs
-import contextlib
 import re
 import time
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from rocetune.collect.aio_exec import _CLOSE_WAIT, AioExecTransport, _call, _close
+from rocetune.collect.aio_exec import AioExecTransport, _call, close_connection
 from rocetune.collect.reasons import CollectError, Reason
 from rocetune.collect.shell_read import (
     Answer,
@@ -297,8 +296,7 @@ class AioShellSession(ShellSession):
 
     def close(self) -> None:
         """Close the connection (its goodbye waited for briefly), never raises."""
-        with contextlib.suppress(Exception):
-            _call(_close(self.conn), _CLOSE_WAIT)
+        close_connection(self.conn)
 
 
 class AioShellTransport:
@@ -335,7 +333,6 @@ class AioShellTransport:
             prepare = _prepare(conn, driver.shell_setup, t.read, deadline, t.max_output_bytes)
             shell, base = _call(prepare, t.read * steps)
         except BaseException:
-            with contextlib.suppress(Exception):
-                _call(_close(conn), _CLOSE_WAIT)
+            close_connection(conn)
             raise
         return AioShellSession(conn, shell, target.platform, base, timeouts=t, deadline=deadline)

@@ -40,6 +40,21 @@ def fault_options(lab: LabServer, tmp_path: Path, unknown: str, wrong: str) -> C
     )
 
 
+def deadline_options(lab: LabServer, tmp_path: Path) -> CollectOptions:
+    """A minute per read but two seconds per device, no retry: a dripping peer meets the
+    device deadline first."""
+    known = lab.known_hosts(tmp_path / "known_hosts")
+    return CollectOptions(timeouts=Timeouts(read=60, device=2), trust=Trust(known), retries=0)
+
+
+def assert_device_deadline(outcome: Outcome) -> None:
+    """The device failed on its deadline, well before its reads' limit."""
+    assert outcome.failure is not None
+    assert outcome.failure.reason.value == "command timeout"
+    assert "device deadline" in outcome.failure.detail
+    assert outcome.seconds < 20
+
+
 def assert_faults(
     outcomes: dict[str, Outcome], faults: dict[str, tuple[str, int]], out: Path
 ) -> None:

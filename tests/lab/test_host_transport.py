@@ -27,7 +27,15 @@ from rocetune.collect.transport import Transport
 from rocetune.inventory import load_inventory
 from rocetune.platforms import get_driver
 from tests.lab.conftest import HOST_FAULTS
-from tests.lab.faults import assert_faults, assert_same_snapshot, collect, fault_options, meta
+from tests.lab.faults import (
+    assert_device_deadline,
+    assert_faults,
+    assert_same_snapshot,
+    collect,
+    deadline_options,
+    fault_options,
+    meta,
+)
 from tests.lab.lab import HOST, PASSWORD, USER, LabServer
 
 KINDS: dict[str, type[ExecTransport] | type[AioExecTransport]] = {
@@ -113,14 +121,10 @@ def test_host_fault_matrix(lab: LabServer, tmp_path: Path, kind: str) -> None:
 
 def test_device_deadline_over_the_asyncio_transport(lab: LabServer, tmp_path: Path) -> None:
     """The device deadline ends a dripping host's lanes even when each lane has time."""
-    known = lab.known_hosts(tmp_path / "known_hosts")
-    options = CollectOptions(timeouts=Timeouts(read=60, device=2), trust=Trust(known), retries=0)
+    options = deadline_options(lab, tmp_path)
     job = _job(lab, "h-drip-host", AioExecTransport(options.timeouts, options.trust))
     outcome = run_job(job, tmp_path / "out", options, threading.Event())
-    assert outcome.failure is not None
-    assert outcome.failure.reason.value == "command timeout"
-    assert "device deadline" in outcome.failure.detail
-    assert outcome.seconds < 20
+    assert_device_deadline(outcome)
 
 
 def test_sessions_and_choice_of_transport(lab: LabServer, tmp_path: Path) -> None:

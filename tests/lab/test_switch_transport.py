@@ -29,7 +29,15 @@ from rocetune.collect.transport import NetmikoSession, NetmikoTransport, Transpo
 from rocetune.inventory import load_inventory
 from rocetune.platforms import get_driver
 from tests.lab.conftest import FAULTS
-from tests.lab.faults import assert_faults, assert_same_snapshot, collect, fault_options, meta
+from tests.lab.faults import (
+    assert_device_deadline,
+    assert_faults,
+    assert_same_snapshot,
+    collect,
+    deadline_options,
+    fault_options,
+    meta,
+)
 from tests.lab.lab import HOST, PASSWORD, USER, LabServer, lab_env, live_inventory
 
 KINDS: dict[str, type[NetmikoTransport] | type[AioShellTransport]] = {
@@ -132,16 +140,12 @@ def test_switch_fault_matrix(lab: LabServer, tmp_path: Path, kind: str) -> None:
 
 
 def test_device_deadline_ends_a_dripping_switch(lab: LabServer, tmp_path: Path) -> None:
-    known = lab.known_hosts(tmp_path / "known_hosts")
-    options = CollectOptions(timeouts=Timeouts(read=60, device=2), trust=Trust(known), retries=0)
+    options = deadline_options(lab, tmp_path)
     transport = AioShellTransport(options.timeouts, options.trust)
     outcome = run_job(
         _job(lab, "h-drip-switch", "sonic", transport), tmp_path / "out", options, threading.Event()
     )
-    assert outcome.failure is not None
-    assert outcome.failure.reason.value == "command timeout"
-    assert "device deadline" in outcome.failure.detail
-    assert outcome.seconds < 20
+    assert_device_deadline(outcome)
 
 
 def test_sessions_and_what_goes_to_netmiko(lab: LabServer, tmp_path: Path) -> None:

@@ -33,7 +33,6 @@ What it does, and what stays as with netmiko:
 from __future__ import annotations
 
 import asyncio
-import codecs
 import re
 import time
 from functools import lru_cache
@@ -43,11 +42,11 @@ from rocetune.collect.aio_exec import AioExecTransport, _call, close_connection
 from rocetune.collect.reasons import CollectError, Reason
 from rocetune.collect.shell_read import (
     Answer,
+    Decoder,
     Limits,
     Reader,
     Terminal,
     prompt_pattern,
-    settled,
 )
 from rocetune.collect.target import Target, Timeouts, Trust, endpoint
 from rocetune.collect.transport import NetmikoTransport, ShellSession
@@ -77,11 +76,9 @@ class _Learn:
     each read's last line, once it ends like a prompt."""
 
     def __init__(self) -> None:
-        self.decoder = codecs.getincrementaldecoder("utf-8")("ignore")
+        self.text = Decoder(Terminal)
         self.tail = ""
         """The last line so far (normalised, escapes removed)."""
-        self.carry = ""
-        """Raw text a later read may change (a line end or an escape cut by the read)."""
         self.received = 0
 
     def take(self, data: bytes) -> str | None:
@@ -89,12 +86,8 @@ class _Learn:
         self.received += len(data)
         if self.received > LOGIN_MAX:
             raise CollectError(Reason.SSH_ERROR, "no prompt after a megabyte of login output")
-        text = self.carry + self.decoder.decode(data)
-        keep = settled(text)
-        text, self.carry = text[:keep], text[keep:]
-        text = Terminal.strip_ansi_escape_codes(Terminal.normalize_linefeeds(text))
-        self.tail = (self.tail + text).rsplit("\n", 1)[-1][-4096:]
-        if self.carry:  # the last line is not over yet
+        self.tail = (self.tail + self.text.block(data)).rsplit("\n", 1)[-1][-4096:]
+        if self.text.carry:  # the last line is not over yet
             return None
         last = self.tail.strip()
         return last if _PROMPT_END.search(last) else None

@@ -75,7 +75,7 @@ class Terminal:
         return _ESCAPE.sub("", text.replace("\x1bE", "\n"))
 
 
-def settled(text: str) -> int:
+def _settled(text: str) -> int:
     """How much of ``text`` no later read can change: not its trailing line-end characters
     (CR LF split across two reads is one line end) nor an escape sequence not finished yet."""
     keep = len(text.rstrip("\r\n"))
@@ -118,25 +118,21 @@ class Answer:
     once; ``text`` is then empty), never joined."""
 
 
-class _Text:
-    """The decoded, normalised stream of one command (echo handling, lines, prompt)."""
+class Decoder:
+    """Raw reads of a terminal as text: decoded incrementally, line ends normalised, escape
+    sequences stripped (by ``term``: a netmiko connection or :class:`Terminal`)."""
 
-    def __init__(self, term: Any, command: str, prompt: re.Pattern[str]) -> None:
-        self.term, self.command, self.prompt = term, command.strip(), prompt
+    def __init__(self, term: Any) -> None:
+        self.term = term
         self.decoder = codecs.getincrementaldecoder(getattr(term, "encoding", "utf-8"))("ignore")
         self.ansi = bool(getattr(term, "ansi_escape_codes", False))
         self.carry = ""
-        self.head = ""
-        """Text up to the end of the echo line (dropped once the echo line is complete)."""
-        self.scan = 0
-        self.echoed = False
-        self.tail = ""
-        """The last, incomplete line (where the prompt appears)."""
+        """Raw text a later read may change (a line end or an escape cut by the read)."""
 
     def block(self, raw: bytes) -> str:
         """Decode ``raw``; return the normalised text that no later read can change."""
         text = self.carry + self.decoder.decode(raw)
-        keep = settled(text)
+        keep = _settled(text)
         text, self.carry = text[:keep], text[keep:]
         if not text:
             return ""
@@ -144,6 +140,20 @@ class _Text:
         if self.ansi and "\x1b" in text:
             text = self.term.strip_ansi_escape_codes(text)
         return str(text)
+
+
+class _Text(Decoder):
+    """The decoded, normalised stream of one command (echo handling, lines, prompt)."""
+
+    def __init__(self, term: Any, command: str, prompt: re.Pattern[str]) -> None:
+        super().__init__(term)
+        self.command, self.prompt = command.strip(), prompt
+        self.head = ""
+        """Text up to the end of the echo line (dropped once the echo line is complete)."""
+        self.scan = 0
+        self.echoed = False
+        self.tail = ""
+        """The last, incomplete line (where the prompt appears)."""
 
     def feed(self, text: str) -> str:
         """Take normalised text; return the complete lines that follow the echo line."""

@@ -238,6 +238,7 @@ class CheckStore:
                 self._links.setdefault(link.b.device, []).append(link)
         self._local: dict[str, str | None] = {}
         self._peer: dict[str, str | None] = {}
+        self._json: dict[int, tuple[Link, str]] = {}
         self._keys: dict[int, tuple[object, str | None, _Entry | None]] = {}
         self._guards: dict[str, dict[str, str]] = {}  # the guards of this run's records
         self._stale: set[str] = set()  # subjects whose stored guard did not hold
@@ -266,11 +267,22 @@ class CheckStore:
                     dev.name,
                     str(dev.asic),
                     json.dumps(sorted(dev.roce_ports) if dev.roce_ports is not None else None),
-                    *(link.model_dump_json() for link in self._links.get(device, ())),
+                    *self._links_json(device),
                 )
             )
         self._local[device] = key
         return key
+
+    def _link_json(self, link: Link) -> str:
+        """``link`` as JSON, dumped once per run (its device's local and peer keys and its
+        own subject key read it)."""
+        got = self._json.get(id(link))
+        if got is None or got[0] is not link:
+            got = self._json[id(link)] = (link, link.model_dump_json())
+        return got[1]
+
+    def _links_json(self, device: str) -> list[str]:
+        return [self._link_json(link) for link in self._links.get(device, ())]
 
     def model_digest(self, device: str) -> str | None:
         """The digest of ``device``'s model (None: not read through the parse cache): the
@@ -308,8 +320,7 @@ class CheckStore:
             model = self.model_digest(device)
             key = None
             if model is not None:
-                links = (link.model_dump_json() for link in self._links.get(device, ()))
-                key = digest(("peer", device, model, *links))
+                key = digest(("peer", device, model, *self._links_json(device)))
         self._peer[device] = key
         return key
 
@@ -318,7 +329,7 @@ class CheckStore:
         if isinstance(subject, Link):
             parts = [
                 "link",
-                subject.model_dump_json(),
+                self._link_json(subject),
                 self._local_key(subject.a.device),
                 self._local_key(subject.b.device),
             ]

@@ -9,11 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rocetune.platforms.common import jsonpos
 from rocetune.platforms.common.jsonpos import (
+    _SPACED_COLON,
     JsonDoc,
     JsonPath,
     _Fallback,
     _fast_scan,
+    _line_scan,
     _scan,
     parse_json,
 )
@@ -140,3 +143,96 @@ def test_the_fast_key_scan_leaves_other_documents_to_the_token_scan(text: str) -
     _scan(text, "x.json", slow)
     assert doc.lines == slow.lines
     assert doc.duplicates == slow.duplicates
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(KEYS, OBJECTS, max_size=4), LAYOUTS, st.booleans())
+def test_the_line_scan_places_lines_as_the_token_scan_or_declines(
+    value: dict[str, Any], indent: int | None, compact: bool
+) -> None:
+    """Documents of objects only take the line path (no regular expression); anything it
+    cannot place (escaped quotes, a string that starts with a colon) is declined, never
+    placed wrong."""
+    separators = (",", ":") if compact else None
+    text = json.dumps(value, indent=indent, separators=separators, ensure_ascii=False)
+    slow = JsonDoc(value=value)
+    _scan(text, "x.json", slow)
+    placed = _line_scan(text, value)
+    if placed is not None:
+        assert JsonDoc(value=value, root=placed).lines == slow.lines
+    plain = '\\"' not in text and not _SPACED_COLON.search(text)
+    if plain and text.count('":') == _keys(value):
+        assert placed is not None  # SONiC's layout, and any other without those
+
+
+def _keys(value: Any) -> int:
+    if not isinstance(value, dict):
+        return 0
+    return len(value) + sum(_keys(v) for v in value.values())
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ('{\n"a" : 1,\n"b": 2}', "a key written with a space before its colon"),
+        ('{"a": ":", "b": 2}', "a string that starts with a colon"),
+        ('{\n"a": {"x": 1},\n"a": {"y": 2}}', "a duplicate key"),
+        ('{\n"a\\"": 1}', "an escaped quote"),
+        ('{\n"a": [\n1]}', "an array"),
+        ('{\n"a": "x\\":",\n"b": 1}', "a colon after an escaped quote in a value"),
+        ('{"a" :\n":x",\n"b": 1}', "a spaced key and a string that starts with a colon"),
+        ('{"a":\n":x",\n"b": 1}', "a string that starts with a colon on a line of its own"),
+    ],
+)
+def test_the_line_scan_declines_what_it_cannot_place(text: str, why: str) -> None:
+    value = json.loads(text)
+    assert _line_scan(text, value) is None, why
+    doc = parse_json(text, "x.json")
+    slow = JsonDoc(value=value)
+    _scan(text, "x.json", slow)
+    assert doc.lines == slow.lines
+
+
+def test_the_line_scan_places_keys_that_share_a_line() -> None:
+    text = '{"a": {"x": 1, "y": "2"},\n "b": 3, "c": {}}'
+    placed = _line_scan(text, json.loads(text))
+    assert placed is not None
+    lines = JsonDoc(value=json.loads(text), root=placed).lines
+    assert lines == {(): 1, ("a",): 1, ("a", "x"): 1, ("a", "y"): 1, ("b",): 2, ("c",): 2}
+
+
+def test_the_line_scan_places_a_config_db_layout() -> None:
+    text = '{\n    "PORT": {\n        "Ethernet0": {\n            "mtu": "9100",\n'
+    text += '            "speed": "400000"\n        }\n    },\n    "DEVICE_METADATA": {}\n}'
+    value = json.loads(text)
+    placed = _line_scan(text, value)
+    assert placed is not None
+    doc = JsonDoc(value=value, root=placed)
+    assert doc.lines == {
+        (): 1,
+        ("PORT",): 2,
+        ("PORT", "Ethernet0"): 3,
+        ("PORT", "Ethernet0", "mtu"): 4,
+        ("PORT", "Ethernet0", "speed"): 5,
+        ("DEVICE_METADATA",): 8,
+    }
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(KEYS, OBJECTS, max_size=4), LAYOUTS, st.integers(1, 40))
+def test_the_line_scan_counts_lines_across_windows(
+    value: dict[str, Any], indent: int | None, window: int
+) -> None:
+    """The text is split a window at a time: windows as small as one character (cut at a
+    newline, or past the window when it has none) place every key as one window does."""
+    text = json.dumps(value, indent=indent, ensure_ascii=False)
+    whole = _line_scan(text, value)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(jsonpos, "_WINDOW", window)
+        windowed = _line_scan(text, value)
+    if whole is None:
+        assert windowed is None
+    else:
+        assert windowed is not None
+        lines = JsonDoc(value=value, root=windowed).lines
+        assert lines == JsonDoc(value=value, root=whole).lines

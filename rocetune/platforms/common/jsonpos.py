@@ -4,18 +4,22 @@ The standard library parser loses positions and silently keeps the last duplicat
 config_db.json files are edited by hand, so both matter for findings that point at lines.
 
 Two passes, both linear: the values (and every syntax error, with its line and column) come
-from the C ``json`` decoder; then one regular-expression scan over the already validated
-text visits only strings and the structural characters ``{ } [ ] ,`` to give each key path
-(and each array element) its line and to spot duplicate keys. Scalar values are never
-visited by the scan, so a large config costs a few Python steps per key.
+from the C ``json`` decoder; then the keys get their lines. A document of objects only
+(CONFIG_DB) is placed by counting the newlines before each ``":`` in C and pairing them with
+the decoded keys in order (:func:`_line_scan`, one Python step per key), or else by one
+regular-expression match per key (:func:`_fast_scan`); anything else (arrays, duplicate
+keys) by one regular-expression scan over the already validated text that visits only
+strings and the structural characters ``{ } [ ] ,`` to give each key path (and each array
+element) its line and to spot duplicate keys.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import accumulate, chain, repeat
 from typing import Any
 
 from rocetune.errors import ParseError
@@ -30,6 +34,8 @@ _KEY_VALUE = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)"\s*(?:(:)\s*(?:"[^"\\]*(?:\\
 """A string (group 1: its text as written) and, when it is a key (group 2: its colon), the
 string value after it."""
 _NON_WS = re.compile(r"[^ \t\n\r]")
+_SPACED_COLON = re.compile(r'"[ \t\r\n]+:')
+"""A key written with white space before its colon (or a string that starts so)."""
 _CONSTANTS = {"NaN", "Infinity", "-Infinity"}
 
 
@@ -272,6 +278,74 @@ def _fast_scan(text: str, value: dict[str, Any]) -> JsonNode:
     return root
 
 
+def _line_scan(text: str, value: dict[str, Any]) -> JsonNode | None:
+    """The node tree of a document of objects only, without a regular expression; None when
+    the text is not one this can place (then :func:`_fast_scan`).
+
+    With no escaped quote in the text, a ``":`` is the end of a key or the start of a
+    string that starts with a colon (a string's own quotes are escaped; a string value is
+    never followed by a colon). With no key written ``"k" :`` either, every key ends in one,
+    so when the text has exactly as many as the value has keys (more: a duplicate key, or a
+    string that starts with a colon), they are the keys in the order of the text: the
+    order of the decoded value walked depth first. The line of each is counted in C (the
+    newlines between one and the next); placing them is one Python step per key.
+    """
+    if '\\"' in text or _SPACED_COLON.search(text):
+        return None
+    lines = accumulate(chain.from_iterable(_newlines_before_keys(text)), initial=1)
+    next(lines)  # the first line, before any key
+    try:
+        root = _place(value, lines)
+    except (StopIteration, _Fallback, RecursionError):
+        return None  # fewer keys in the text than in the value, an array
+    if next(lines, None) is not None:
+        return None  # more keys in the text than in the value
+    return root
+
+
+_WINDOW = 1 << 16
+"""Characters split at a time (a whole config split at once held a copy of it: the peak of
+a parse rose by its size)."""
+
+
+def _newlines_before_keys(text: str) -> Iterator[list[int]]:
+    """The newlines between each ``":`` of ``text`` and the one before it (the first: since
+    the start), in lists, counted in C a window of text at a time. Windows end at a newline,
+    which no ``":`` spans."""
+    carry, start, size = 0, 0, len(text)
+    while start < size:
+        end = start + _WINDOW
+        if end >= size:
+            end = size
+        else:
+            cut = text.rfind("\n", start, end)
+            end = cut + 1 if cut >= 0 else (text.find("\n", end) + 1 or size)
+        counts = list(map(str.count, text[start:end].split('":'), repeat("\n")))
+        after = counts.pop()  # after the window's last key: before the next window's first
+        if counts:
+            counts[0] += carry
+            carry = after
+            yield counts
+        else:
+            carry += after
+        start = end
+
+
+def _place(obj: dict[str, Any], lines: Iterator[int]) -> JsonNode:
+    """:func:`_line_scan`'s walk: the next lines of ``lines`` to the keys of ``obj``
+    (StopIteration: ``lines`` ran out)."""
+    node = JsonNode()
+    own, kids = node.lines, node.kids
+    for key, child in obj.items():
+        own[key] = next(lines)
+        kind = type(child)
+        if kind is dict:
+            kids[key] = _place(child, lines)
+        elif kind is list:
+            raise _Fallback  # element lines come from the token scan
+    return node
+
+
 def _same(written: list[str], keys: Iterable[str]) -> bool:
     """The keys as written (JSON escapes not decoded) are ``keys``."""
     out = list(keys)
@@ -288,6 +362,10 @@ def parse_json(text: str, file: str) -> JsonDoc:
     text = text.lstrip("\ufeff")
     doc = JsonDoc(value=_decode(text, file))
     if type(doc.value) is dict:
+        placed = _line_scan(text, doc.value)
+        if placed is not None:
+            doc.root = placed
+            return doc
         try:
             doc.root = _fast_scan(text, doc.value)
             return doc

@@ -313,9 +313,12 @@ _FILES = _file_patterns()
 _SAVED = {k.saved().filename: k for k in KINDS}
 
 
+_SCRIPT_FILE = SCRIPT.filename
+
+
 def is_script_file(filename: str) -> bool:
     """True for the snapshot file name of a host setup script (:data:`SCRIPT`)."""
-    return filename == SCRIPT.filename
+    return filename == _SCRIPT_FILE
 
 
 def identify_file(filename: str) -> tuple[Kind, str | None] | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import PurePath
 
 from rocetune.model import Unparsed
@@ -35,6 +36,8 @@ _QOS_WORDS = re.compile(
     re.IGNORECASE,
 )
 _HOSTNAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9.-]{0,252}")
+_OPERATOR_FILE = c.OPERATOR_TEMPLATE.filename
+_TRANSCRIPT_FILE = c.TRANSCRIPT.filename
 RANK_FILE, RANK_CONTENT, RANK_MAP, RANK_COMMAND = 0, 1, 2, 3
 """How sure a NIC's display name is: file-name key < output < ibdev2netdev < command line."""
 
@@ -93,11 +96,11 @@ def _read_file(
     out: Outputs, filename: str, source: SourceFile, record: CommandRecord | None
 ) -> None:
     notes = Notes(source.path)
-    if filename == c.OPERATOR_TEMPLATE.filename:
+    if filename == _OPERATOR_FILE:
         out.unparsed.extend(operator_items(source.text, source.path))
         return
-    target = _file_target(filename, record)
-    if target is None and filename != c.TRANSCRIPT.filename:
+    target = _file_target(filename, None if record is None else record.command)
+    if target is None and filename != _TRANSCRIPT_FILE:
         reason = "not recognised as a Linux host output (no meta.json entry, unknown file name)"
         notes.add(filename, reason, None)
     elif target is not None and record is not None and record.status == "error":
@@ -117,9 +120,12 @@ def _read_file(
         out.facts.setdefault(f"error.{where}" + (f":{line}" if line else ""), text)
 
 
-def _file_target(filename: str, record: CommandRecord | None) -> _Target | None:
-    if record is not None:
-        found = c.identify(record.command)
+@lru_cache(maxsize=4096)
+def _file_target(filename: str, command: str | None) -> _Target | None:
+    """The command of a file, from its meta.json command line else its name (memoised: every
+    host of a fleet saves the same files)."""
+    if command is not None:
+        found = c.identify(command)
         if found is not None:
             return _Target(found[0], _valid(found[0], found[1]), RANK_COMMAND)
     found = c.identify_file(filename)
@@ -214,13 +220,39 @@ def _dispatch(out: Outputs, segment: Segment, target: _Target, notes: Notes) -> 
         ethtool.parse_stats(segment, notes)  # counters: read by the counter rules later
         _part(out, segment, target, Found())
     else:
-        found = _PARSERS[kind.id](segment, notes)
+        found = _parse(kind.id, segment, notes)
         command, line = segment.command or "", segment.command_line
         if kind.id == "roce_tos":
             found = sets.merge(found, sets.roce_tos_set(command, line, notes))
         elif kind.id == "mlnx_qos":
             found = sets.merge(found, sets.mlnx_qos_set(command, line, notes))
         _part(out, segment, target, found)
+
+
+def _parse(kind: str, segment: Segment, notes: Notes) -> Found:
+    """``_PARSERS[kind]`` of the segment, memoised by its numbered lines (see :data:`_MEMO`)."""
+    key = (kind, segment.lines)
+    known = _MEMO.get(key)
+    if known is not None:
+        return _copy(known)
+    items, errors = len(notes.items), len(notes.errors)
+    found = _PARSERS[kind](segment, notes)
+    if len(notes.items) == items and len(notes.errors) == errors and _small(segment):
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.clear()  # start over: a fabric has a few distinct outputs per command
+        _MEMO[key] = _copy(found)
+    return found
+
+
+def _small(segment: Segment) -> bool:
+    lines = segment.lines
+    return len(lines) <= _MEMO_LINES and sum(len(t) for _, t in lines) <= _MEMO_TEXT
+
+
+def _copy(found: Found) -> Found:
+    """A Found that shares no dict with ``found`` (callers add values to theirs)."""
+    values = {k: v.copy() if isinstance(v, dict | list) else v for k, v in found.values.items()}
+    return Found(values, dict(found.lines), found.name, dict(found.facts))
 
 
 def _part(out: Outputs, segment: Segment, target: _Target, found: Found) -> None:
@@ -278,6 +310,16 @@ def _dcqcn_params(segment: Segment, notes: Notes) -> Found:
         found.lines.pop(name, None)
     return found
 
+
+_MEMO: dict[tuple[str, tuple[tuple[int, str], ...]], Found] = {}
+"""Parse results of :data:`_PARSERS` by (kind, numbered lines): the hosts of a fabric print
+the same ``mlnx_qos`` / ECN / ``ethtool`` output for every NIC of the same configuration
+(and the same NIC of every host); these parsers were about half of a host snapshot's parse.
+They read only the lines, so the same lines give the same Found; a parse that recorded an
+Unparsed item or a tool error is not kept (those go to the notes of the file being read)."""
+_MEMO_SIZE = 1024
+_MEMO_LINES, _MEMO_TEXT = 256, 16_384
+"""Longer outputs are not kept (a fabric's per-NIC outputs are a few dozen short lines)."""
 
 _PARSERS = {
     "mlnx_qos": mlnx_qos.parse_mlnx_qos,

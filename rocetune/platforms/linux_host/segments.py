@@ -55,6 +55,14 @@ The first line and the lines after a newline are two patterns, not one ``^`` pat
 _MAY_START_LINE = re.compile(rf"\s*(?:[\[$+#]|{_FIRST_WORDS})|[^@`]*[@`]")
 MAX_LINES = 200_000
 """Lines read per file (outputs of real hosts are far shorter)."""
+_PLAIN: dict[tuple[str, bool], tuple[tuple[int, str], ...]] = {}
+"""The numbered lines of the texts :func:`split` found to be plain output, by (text,
+transcript): every host of a fabric saves the same ``mlnx_qos``, ECN and ``ethtool`` outputs,
+and looking a text up costs a fraction of :func:`_may_start`'s patterns on it. The shared
+line tuples also make the parse memo of :mod:`.outputs` compare its keys by identity."""
+_PLAIN_SIZE = 512
+_PLAIN_TEXT = 4096
+"""Longer texts are not kept (per-NIC outputs are a few hundred bytes to a kilobyte)."""
 
 
 @dataclass(frozen=True)
@@ -144,13 +152,21 @@ def _may_start(text: str) -> bool:
 
 def split(text: str, file: str, *, transcript: bool = True) -> list[Segment]:
     """Split ``text`` into segments; with ``transcript=False`` the whole text is one output."""
+    known = _PLAIN.get((text, transcript))
+    if known is not None:
+        return [Segment(file, known)]
     normal = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = normal.split("\n")[:MAX_LINES]
     if lines[0].startswith("\ufeff"):
         lines[0] = lines[0].lstrip("\ufeff")
     elif "`" not in normal and (not transcript or not _may_start(normal)):
         # plain command output: no line can be a fence, prompt or command line
-        return [Segment(file, tuple(enumerate(lines, start=1)))]
+        numbered = tuple(enumerate(lines, start=1))
+        if len(text) <= _PLAIN_TEXT:
+            if len(_PLAIN) >= _PLAIN_SIZE:
+                _PLAIN.clear()  # start over: a fabric has a few distinct outputs per command
+            _PLAIN[(text, transcript)] = numbered
+        return [Segment(file, numbered)]
     segments: list[Segment] = []
     current: list[tuple[int, str]] = []
     command: str | None = None

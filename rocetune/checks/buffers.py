@@ -52,15 +52,7 @@ class LosslessPg:
 def lossless_pgs(
     dev: Device, port: Port, ctx: CheckContext
 ) -> tuple[list[LosslessPg], list[Missing]]:
-    """The PGs of the intent's lossless priorities on ``port``, or notes on missing maps:
-    worked out once per port and run (RT501, RT502 and RT505 each read them), so the lists
-    are shared and must not be changed."""
-    return ctx.memo("lossless_pgs", (dev, port), lambda: _lossless_pgs(dev, port, ctx))
-
-
-def _lossless_pgs(
-    dev: Device, port: Port, ctx: CheckContext
-) -> tuple[list[LosslessPg], list[Missing]]:
+    """The PGs of the intent's lossless priorities on ``port``, or notes on missing maps."""
     if port.pg_buffers is None:
         return [], [missing(dev.name, port, "pg_buffers", "ingress PG buffer profiles")]
     by_pg: dict[int, list[int]] = {}

@@ -30,6 +30,10 @@ NODES_PER_LINE = 20
 ``&a``/``*a`` stays far below it, while a nested alias bomb (a kilobyte that expands to 10^9
 values) is refused at once instead of exhausting memory."""
 NODES_BASE = 10_000
+_ShapeKey = tuple[tuple[str, ...], tuple[int, ...], tuple[Shape | None, ...], bool]
+_Entries = tuple[dict[str, Any], list[str], list[int], list[Shape | None], list[Any]]
+_NEW = object()
+"""Not in a cache (None is a value)."""
 _SHARED_KEYS = 16
 """Shapes of at most this many keys are looked up to be shared (a port's; not the list of
 all ports, which is one of a kind)."""
@@ -91,9 +95,14 @@ class _Reader:
         # The objects read so far, so equal ones are held once (ids: of shared objects, which
         # the shared objects holding them keep alive while this reader lives).
         self.mappings: dict[tuple[Any, ...], dict[str, Any]] = {}
-        self.shapes: dict[tuple[Any, ...], Shape] = {}
+        self.shapes: dict[_ShapeKey, Shape] = {}
         self.strings: dict[str, str] = {}
         self.names: dict[str, str] = {}  # key text -> its key_name
+        # Untagged plain scalars by their text, read once (resolving and converting the text
+        # was most of a key's cost): a key's (value, name), a value's plain value. Floats are
+        # left out: a NaN is equal to no other, and one object would make it a duplicate key.
+        self.plain_keys: dict[str, tuple[Any, str]] = {}
+        self.plain_values: dict[str, Any] = {}
 
     def document(self, issues: Issues) -> ConfigTree | None:
         get, peek, kinds = self.get, self.events.peek, self.events.kinds
@@ -242,47 +251,111 @@ class _Reader:
 
     def mapping(self, ref: int) -> tuple[dict[str, Any], Shape | None]:
         """:meth:`value` of a mapping (its start event read)."""
-        get, scalar_kind, map_end = self.get, self.scalar_kind, self.map_end
-        scalar, names = self.events.scalar, self.names
+        event = self.get()
+        if type(event) is self.map_end:  # {}: most of a port's mappings (``up: {}``)
+            return self.mappings.setdefault((), {}), None
+        out, keys, offsets, children, tokens = self.entries(event, ref)
+        names = tuple(keys)
+        # one object per distinct mapping: the same names with the same tokens
+        shared = self.mappings.setdefault((names, tuple(tokens)), out)
+        return shared, self.shape(names, offsets, children, True)
+
+    def entries(self, event: Any, ref: int) -> _Entries:
+        """The entries of a mapping (its first key ``event`` read): the mapping, its names,
+        their offsets from ``ref``, the shapes and the _token() of their values. Untagged
+        keys, scalars and mappings, nearly all of a document, are read inline (the reader's
+        inner loop), each plain text resolved once (:attr:`plain_keys`, :attr:`plain_values`)."""
+        get, scalar_kind, map_start, map_end = (
+            self.get,
+            self.scalar_kind,
+            self.map_start,
+            self.map_end,
+        )
+        budget, strings, plain_keys, plain_values = (
+            self.budget,
+            self.strings,
+            self.plain_keys,
+            self.plain_values,
+        )
         keys: list[str] = []
         offsets: list[int] = []
         children: list[Shape | None] = []
+        tokens: list[Any] = []
         out: dict[str, Any] = {}
         seen: set[Any] = set()
-        while True:
-            event = get()
-            kind = type(event)
-            if kind is map_end:
-                return self.share(out), self.shape(keys, offsets, children, True)
-            # the key: as self.key(), inline (the reader's inner loop)
-            if kind is not scalar_kind:
-                self.check(event, kind)
-                raise yamlc.Unusual("complex key")
-            if event.anchor is not None:
-                raise _Anchored
-            key = scalar(event)
+        value: Any
+        while (kind := type(event)) is not map_end:
+            # the key: as self.key()
+            if kind is not scalar_kind or event.anchor is not None:
+                self.refuse_key(event, kind)
+            key, name = (
+                plain_keys.get(event.value) if event.tag is None and event.implicit[0] else None
+            ) or self.new_key(event)
             if key in seen:
                 raise yamlc.Unusual("duplicate key")
             seen.add(key)
-            name = names.get(key) if type(key) is str else None
-            if name is None:
-                name = key_name(key)
-                if type(key) is str:
-                    names[key] = name
             line = event.start_mark.line + 1
+            # the value: as self.value()
             event = get()
             kind = type(event)
             if event.anchor is not None:  # an anchor or an alias
                 self.check(event, kind)
-            value, shape = self.value(event, kind, line)
+            shape: Shape | None = None
+            if kind is map_start or (kind is scalar_kind and event.tag is None):
+                if budget.left <= 0:
+                    budget.spend_at(event.start_mark.line)  # raises
+                budget.left -= 1
+                if kind is map_start:
+                    value, shape = self.mapping(line)
+                    token: Any = id(value)
+                elif not event.implicit[0]:  # quoted: its text
+                    value = token = strings.setdefault(event.value, event.value)
+                else:
+                    value = plain_values.get(event.value, _NEW)
+                    if value is _NEW:
+                        value = self.new_value(event)
+                    token = value if type(value) is str else _token(value)
+            else:
+                value, shape = self.value(event, kind, line)
+                token = _token(value)
             if name in out:  # two keys read as one name: the later one wins
                 i = keys.index(name)
-                offsets[i], children[i] = line - ref, shape
+                offsets[i], children[i], tokens[i] = line - ref, shape, token
             else:
                 keys.append(name)
                 offsets.append(line - ref)
                 children.append(shape)
+                tokens.append(token)
             out[name] = value
+            event = get()
+        return out, keys, offsets, children, tokens
+
+    def refuse_key(self, event: Any, kind: Any) -> None:
+        """Raise for a key that is not a scalar or has an anchor (as :meth:`key`)."""
+        self.check(event, kind)
+        raise yamlc.Unusual("complex key")
+
+    def new_key(self, event: Any) -> tuple[Any, str]:
+        """(value, key_name) of a key event not in :attr:`plain_keys` (kept there when it is
+        an untagged plain scalar)."""
+        key = self.events.scalar(event)
+        name = self.names.get(key) if type(key) is str else None
+        if name is None:
+            name = key_name(key)
+            if type(key) is str:
+                self.names[key] = name
+        if event.tag is None and event.implicit[0] and type(key) is not float:
+            self.plain_keys[event.value] = (key, name)
+        return key, name
+
+    def new_value(self, event: Any) -> Any:
+        """:meth:`value` of an untagged plain scalar not in :attr:`plain_values` (kept there)."""
+        value = plain_scalar(self.events.scalar(event))
+        if type(value) is str:
+            value = self.strings.setdefault(value, value)
+        if type(value) is not float:
+            self.plain_values[event.value] = value
+        return value
 
     def sequence(self, ref: int) -> tuple[list[Any], Shape | None]:
         """:meth:`value` of a sequence (its start event read)."""
@@ -295,7 +368,7 @@ class _Reader:
             event = get()
             kind = type(event)
             if kind is seq_end:
-                return items, self.shape(keys, offsets, children, False)
+                return items, self.shape(tuple(keys), offsets, children, False)
             if event.anchor is not None:  # an anchor or an alias
                 self.check(event, kind)
             line = event.start_mark.line + 1
@@ -305,31 +378,40 @@ class _Reader:
             children.append(shape)
             items.append(value)
 
-    def share(self, mapping: dict[str, Any]) -> dict[str, Any]:
-        """The one object of the mappings equal to this one (same keys in the same order,
-        values of the same types; nested mappings already shared; lists are never shared)."""
-        parts: list[Any] = []
-        for name, value in mapping.items():
-            cls = type(value)
-            if cls is dict or cls is list:
-                parts += (name, cls, id(value))
-            else:  # -0.0 == 0.0: told apart by their text
-                parts += (name, cls, repr(value) if cls is float else value)
-        return self.mappings.setdefault(tuple(parts), mapping)
-
     def shape(
-        self, keys: list[str], offsets: list[int], children: list[Shape | None], recorded: bool
+        self,
+        keys: tuple[str, ...],
+        offsets: list[int],
+        children: list[Shape | None],
+        recorded: bool,
     ) -> Shape | None:
         """The one :class:`Shape` of these keys, offsets and child shapes (None: no keys)."""
         if not keys:
             return None
         if len(keys) > _SHARED_KEYS:  # one of a kind (the ports): offsets as 4-byte numbers
-            return Shape(tuple(keys), array("i", offsets), tuple(children), recorded)
-        made = Shape(tuple(keys), tuple(offsets), tuple(children), recorded)
-        # tuple of a list: one exact-size tuple (tuple(map()) grows and shrinks it, and the
-        # shrunk tuples stay in the free list of their size)
-        sig = (made.keys, made.offsets, tuple([id(child) for child in children]), recorded)
-        return self.shapes.setdefault(sig, made)
+            return Shape(keys, array("i", offsets), tuple(children), recorded)
+        # The child shapes compare and hash by identity (Shape defines no __eq__), as their
+        # ids would; a Shape is made only for a signature not seen yet.
+        sig = (keys, tuple(offsets), tuple(children), recorded)
+        found = self.shapes.get(sig)
+        if found is None:
+            found = self.shapes[sig] = Shape(*sig)
+        return found
+
+
+def _token(value: Any) -> Any:
+    """What tells a value apart from the other values of the same key, for sharing equal
+    mappings: a text or None itself, a mapping its id (the nested mappings are already
+    shared), a list its id (lists are never shared), a number its type too (``1`` is not
+    ``1.0`` nor ``true``), a float its text (``-0.0`` is ``0.0``; a NaN is equal to none)."""
+    cls = type(value)
+    if cls is str or value is None:
+        return value
+    if cls is dict:
+        return id(value)
+    if cls is list:
+        return (cls, id(value))
+    return (cls, repr(value) if cls is float else value)
 
 
 def plain_scalar(value: Any) -> Any:

@@ -91,7 +91,7 @@ def build_port(
     _link(fields, settings, oper)
     fields.part(_bound(plan.mappings, settings, "mapping", issues), ("trust", "dscp_to_priority"))
     fields.part(plan.sp_to_tc, ("priority_to_tc",))
-    fields.put("tc_to_queue", plan.same.value("tc_to_queue", dict(_IDENTITY_QUEUES)), None)
+    fields.put("tc_to_queue", plan.same.make("tc_to_queue", _IDENTITY_QUEUES.copy), None)
     pfc = _pfc_profile(plan, settings, issues)
     _pfc(fields, pfc, plan)
     pause = _bound(plan.link_pause, settings, "link-pause", issues)
@@ -168,7 +168,7 @@ def _pfc(fields: _Fields, profile: PfcProfile | bool | None, plan: QosPlan) -> N
         fields.put("pfc_priority_to_queue", same.value("pfc_priority_to_queue", {}), None)
         fields.put("pg_buffers", same.value("pg_buffers", {}), None)
         fields.put("cable_length_m", None, None)
-        tc_to_pg = same.value("tc_to_pg", _tc_to_pg(sp_to_tc, ()))  # the plan's sp_to_tc
+        tc_to_pg = same.make("tc_to_pg", lambda: _tc_to_pg(sp_to_tc, ()))  # the plan's sp_to_tc
         fields.put("tc_to_pg", tc_to_pg, plan.sp_to_tc.lines.get("priority_to_tc"))
         return
     if not isinstance(profile, PfcProfile) or profile.priorities is None:
@@ -244,15 +244,24 @@ def _lossless_buffer(profile: PfcProfile, sps: tuple[int, ...], plan: QosPlan) -
 
 def _watchdog(fields: _Fields, setting: Setting | None, plan: QosPlan) -> None:
     if setting is None:
-        fields.put("watchdog", plan.same.model(Watchdog(enabled=False)), None)
+        fields.put("watchdog", _watchdog_model(plan, enabled=False), None)
         return
     if setting.value is None:
         fields.put("watchdog", None, setting.line)
         return
-    if not setting.value:
-        fields.put("watchdog", plan.same.model(Watchdog(enabled=False)), setting.line)
-        return
+    fields.put("watchdog", _watchdog_model(plan, enabled=bool(setting.value)), setting.line)
+
+
+def _watchdog_model(plan: QosPlan, *, enabled: bool) -> Watchdog | None:
+    """The watchdog of every port that turns it on (or off): it depends on the plan alone,
+    so it is made once per plan, not once per port."""
+    return plan.same.make(("watchdog", enabled), lambda: _new_watchdog(plan, enabled=enabled))
+
+
+def _new_watchdog(plan: QosPlan, *, enabled: bool) -> Watchdog | None:
+    if not enabled:
+        return plan.same.model(Watchdog(enabled=False))
     poll, robustness = plan.poll_ms, plan.robustness
     detection = poll * robustness if poll is not None and robustness is not None else None
     watchdog = Watchdog(enabled=True, detection_ms=detection, restoration_ms=poll, action="drop")
-    fields.put("watchdog", plan.same.model(watchdog), setting.line)
+    return plan.same.model(watchdog)

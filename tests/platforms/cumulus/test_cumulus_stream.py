@@ -41,6 +41,14 @@ DOCUMENTS = {
     + "      swp2: {link: {mtu: 9216, state: {up: {}}}, type: swp}\n"
     + "- unset:\n    interface:\n      swp1:\n        link:\n          mtu: {}\n",
     "one name twice": HEAD + "- set:\n    x:\n      1: a\n      '1': {b: 2}\n",
+    # every text read twice or more, as a key and a value, plain and quoted (the second
+    # reading comes from the reader's caches)
+    "texts read again": HEAD
+    + "- set:\n    a: {1: 1, '1': '1', x: 01, y: \"1\", z: 1.0, t: true, n: ~, d: 2025-12-31}\n"
+    + "    b: {1: 1, '1': '1', x: 01, y: \"1\", z: 1.0, t: true, n: ~, d: 2025-12-31}\n"
+    + "    c: {'x': x, true: x, 'true': true, null: a, -0.0: -0.0, z: 0.0}\n"
+    + "    e: {x: 'x', a: .nan, b: .nan, .nan: 1, .nan: 2, on: on}\n"
+    + "    f: {'on': {on: [on, 'on']}}\n",
 }
 
 
@@ -126,3 +134,22 @@ def test_a_later_set_item_does_not_change_a_shared_subtree() -> None:
     assert tree.get(("interface", "swp2", "link", "state")) == {"up": {}}
     assert tree.line(("interface", "swp1", "link", "state", "down")) == 12
     assert tree.line(("interface", "swp2", "link", "state", "up")) == 7
+
+
+def test_equal_mappings_are_one_object_and_others_are_not() -> None:
+    values = ["1", "01", "'1'", "true", "1.0", "0.0", "-0.0", "~", "null", "{}", "[]", "x", "'x'"]
+    text = HEAD + "- set:\n" + "".join(f"    k{i}: {{a: {v}}}\n" for i, v in enumerate(values))
+    tree = load_events(text, "x.yaml", Issues("x.yaml"))
+    assert tree is not None
+    ids = {values[i]: id(tree.root[f"k{i}"]) for i in range(len(values))}
+    shared = [("1", "01"), ("~", "null"), ("{}", "{}"), ("x", "'x'")]
+    assert all(ids[a] == ids[b] for a, b in shared)
+    held = {ids[v] for v in values if v not in {"01", "null", "'x'"}}
+    assert len(held) == len(values) - 3  # 1 / '1' / true / 1.0, 0.0 / -0.0, [] each its own
+
+
+def test_a_cached_key_is_still_a_duplicate() -> None:
+    with pytest.raises(yamlc.Unusual, match="duplicate key"):
+        load_events(HEAD + "- set:\n    a: {x: 1}\n    b: {x: 1, y: 2, x: 3}\n", "x", Issues("x"))
+    with pytest.raises(yamlc.Unusual, match="duplicate key"):
+        load_events(HEAD + "- set:\n    a: {1: 1}\n    b: {true: 1, 1: 2}\n", "x", Issues("x"))

@@ -178,16 +178,9 @@ class Shape:
         for key in path:
             if shape is None:
                 return line, False
-            keys = shape.keys
-            if len(keys) <= 8:  # find(), inline: a key path's lines are looked up per port
-                if key not in keys:
-                    return line, False
-                i = keys.index(key)
-            else:
-                found = shape.find(key)
-                if found is None:
-                    return line, False
-                i = found
+            i = shape.find(key)
+            if i is None:
+                return line, False
             here += shape.offsets[i]
             last = shape.recorded
             if last:

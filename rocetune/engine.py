@@ -179,7 +179,14 @@ def _fold_missing(
 def _missing_findings(
     missing: Mapping[type[Rule], Mapping[str, _Missed]], prov: Mapping[str, _Lookup], texts: _Texts
 ) -> list[Finding]:
-    """One RT000 per device and set of missing items; rules missing the same items share it."""
+    """One RT000 per device and set of missing items; rules missing the same items share it.
+
+    Devices missing the same items for the same rules (every host of a fleet without the
+    same outputs) share its words, put together once; the findings are built without
+    validation (:func:`rocetune.model.construct.unvalidated`: their values are typed here),
+    a big fleet has tens of thousands of them."""
+    from rocetune.model.construct import unvalidated
+
     groups: dict[tuple[str, bytes], list[type[Rule]]] = {}
     first: dict[tuple[str, bytes], _Missed] = {}
     one_port: dict[tuple[str, bytes], bool] = {}  # the notes of the group name one port
@@ -190,33 +197,41 @@ def _missing_findings(
             groups.setdefault(key, []).append(rule)
             head = first.setdefault(key, missed)
             one_port[key] = one_port.get(key, True) and not missed.many and missed.port == head.port
+    said: dict[tuple[bytes, tuple[type[Rule], ...]], tuple[str, str]] = {}
     out = []
     for key, rules in groups.items():
         device, missed = key[0], first[key]
-        names = missed.items(texts, _MAX_LISTED)
-        listed = "; ".join(names)
-        if len(missed.codes) > _MAX_LISTED:
-            listed += f"; and {len(missed.codes) - _MAX_LISTED} more"
-        who = ", ".join(f"{r.meta.code} {r.meta.name}" for r in rules)
+        words = said.get((key[1], tuple(rules)))
+        if words is None:
+            words = said[key[1], tuple(rules)] = _missing_words(missed, rules, texts)
         path = missed.path
         ref = prov[device].lookup(path) if device in prov else None
         port = cast("str | None", missed.port) if one_port[key] else None
-        out.append(
-            Finding(
-                code=MISSING_CODE,
-                name="missing-data",
-                severity=Severity.INFO,
-                device=device,
-                port=port,
-                message=f"{who} could not run: {listed}",
-                observed="not in snapshot",
-                expected="data for " + ", ".join(r.meta.code for r in rules),
-                file=ref.file if ref else None,
-                line=ref.line if ref else None,
-                path=path,
-            )
-        )
+        values = {
+            "code": MISSING_CODE,
+            "name": "missing-data",
+            "severity": Severity.INFO,
+            "device": device,
+            "port": port,
+            "message": words[0],
+            "observed": "not in snapshot",
+            "expected": words[1],
+            "file": ref.file if ref else None,
+            "line": ref.line if ref else None,
+            "path": path,
+        }
+        out.append(unvalidated(Finding, values))
     return out
+
+
+def _missing_words(missed: _Missed, rules: list[type[Rule]], texts: _Texts) -> tuple[str, str]:
+    """The message and the expected text of the RT000 of ``rules`` missing ``missed``."""
+    listed = "; ".join(missed.items(texts, _MAX_LISTED))
+    if len(missed.codes) > _MAX_LISTED:
+        listed += f"; and {len(missed.codes) - _MAX_LISTED} more"
+    who = ", ".join(f"{r.meta.code} {r.meta.name}" for r in rules)
+    expected = "data for " + ", ".join(r.meta.code for r in rules)
+    return f"{who} could not run: {listed}", expected
 
 
 class _Lookup(Protocol):

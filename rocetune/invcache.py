@@ -85,7 +85,7 @@ def load(path: Path | str, cache: ParseCache) -> Inventory:
     """:func:`~rocetune.inventory.load_inventory`, from the cache when the inventory file and
     the snapshot paths it resolved are unchanged."""
     from rocetune import cacheauth, inputs
-    from rocetune.parsecache import CACHE_VERSION, _runtime, code_fingerprint
+    from rocetune.parsecache import CACHE_VERSION, code_fingerprint, runtime
 
     path = Path(path)
     secret = cacheauth.secret()
@@ -97,7 +97,7 @@ def load(path: Path | str, cache: ParseCache) -> Inventory:
         return load_inventory(path)  # errors worded as without a cache
     where = os.path.abspath(path).encode("utf-8", "surrogatepass")
     h = hashlib.blake2b(digest_size=20)
-    for part in (str(FORMAT), CACHE_VERSION, code_fingerprint(), _runtime()):
+    for part in (str(FORMAT), CACHE_VERSION, code_fingerprint(), runtime()):
         _feed(h, part.encode())
     _feed(h, where)
     _feed(h, data)

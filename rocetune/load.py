@@ -332,13 +332,16 @@ def cached_entry(
     return Loaded(result=_with_asic(hit, asic), cached=True, key=key)
 
 
-def entry_device(raw: bytes, key: str, identity: str, asic: str | None) -> Loaded | None:
+def entry_device(
+    raw: bytes, key: str, identity: str, asic: str | None, cache: ParseCache | None = None
+) -> Loaded | None:
     """:func:`load_device`'s result read from the bytes of a parse cache entry (a pool
     worker's parse, as it stored it): as a later run reads it from the cache; None when the
-    bytes are not a usable entry of ``key``."""
+    bytes are not a usable entry of ``key``. ``cache``: the cache the entry was written to
+    (told of the parse, :meth:`ParseCache.decoded`)."""
     from rocetune.parsecache import decode
 
-    hit = decode(raw, key, identity)
+    hit = cache.decoded(raw, key, identity) if cache is not None else decode(raw, key, identity)
     if hit is None:
         return None
     return Loaded(result=_with_asic(hit, asic), cached=True, key=key)

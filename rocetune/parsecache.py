@@ -40,7 +40,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from rocetune import __version__
 from rocetune.outputs import replace_bytes
@@ -50,6 +50,23 @@ if TYPE_CHECKING:
     from rocetune.model import Device, Provenance, SourceRef
     from rocetune.platforms.base import ParseResult
     from rocetune.snapshot import Snapshot
+
+
+class Bundled(Protocol):
+    """What :class:`ParseCache` asks of an audit's bundle (rocetune.parsebundle.Bundle)."""
+
+    def get(self, key: str, identity: str) -> tuple[Device, Checked] | None:
+        """The bundled device of ``key`` stored for ``identity`` and its provenance."""
+
+    def saw(self, key: str, identity: str, result: ParseResult) -> None:
+        """A device this run read from its entry or parsed."""
+
+    def forget(self, key: str) -> None:
+        """``key`` was read but is not used after all (its snapshot changed)."""
+
+    def save(self) -> bool:
+        """Write the bundle when it is stale (OSError when it cannot be written)."""
+
 
 DEFAULT_DIR = ".rocetune_cache"
 ENV_DIR = "ROCETUNE_CACHE_DIR"
@@ -102,7 +119,7 @@ def code_fingerprint() -> str:
 
 
 @cache
-def _runtime() -> str:
+def runtime() -> str:
     """Python and pydantic versions: a pickled device is read only by the same ones."""
     import sys
 
@@ -137,6 +154,9 @@ class ParseCache:
     sends them to the parent instead of pickling the parse a second time)."""
     written: dict[str, tuple[str, bytes]] = field(default_factory=dict, repr=False)
     """Key -> (identity, entry bytes) of the entries encoded since it was last cleared."""
+    bundle: Bundled | None = field(default=None, repr=False)
+    """The audit's bundle (rocetune.parsebundle.use_bundle): asked before the entries, told
+    what the run read from them or parsed (the parent process's only: a worker has none)."""
     _writable: bool | None = field(default=None, repr=False)
     _index: StatIndex | None = field(default=None, repr=False)
     _versioned_dir: str | None = field(default=None, repr=False)
@@ -178,7 +198,7 @@ class ParseCache:
         """The entry key of parsing ``snap`` as device ``name``; ``how`` names the way it is
         read (a directory or a saved file, the platform asked for)."""
         h = hashlib.blake2b(digest_size=20)
-        for part in (CACHE_VERSION, code_fingerprint(), _runtime(), how, name, role or "\0"):
+        for part in (CACHE_VERSION, code_fingerprint(), runtime(), how, name, role or "\0"):
             _feed(h, part)
         _feed(h, json.dumps(dict(self.options), sort_keys=True))
         _feed(h, snap.origin)
@@ -213,6 +233,14 @@ class ParseCache:
         index names keys by identity). ``probe``: a lookup whose miss the caller looks up
         again (not counted: counted then). ``counted`` False: a hit is not counted either
         (the caller may not use it)."""
+        bundle = self.bundle
+        if bundle is not None:
+            held = bundle.get(key, identity)
+            if held is not None:
+                from rocetune.platforms.base import ParseResult
+
+                self.hits += counted
+                return ParseResult(held[0], lazy_provenance(held[1]))
         try:
             with open(self._file(key), "rb") as fh:
                 raw = fh.read()
@@ -228,7 +256,35 @@ class ParseCache:
             self.misses += not probe
             return None
         self.hits += counted
+        if bundle is not None:
+            bundle.saw(key, identity, result)
         return result
+
+    def decoded(self, raw: bytes, key: str, identity: str) -> ParseResult | None:
+        """:func:`decode` of an entry's bytes made in this run (a pool worker's parse), told
+        to the bundle."""
+        result = decode(raw, key, identity)
+        if result is not None and self.bundle is not None:
+            self.bundle.saw(key, identity, result)
+        return result
+
+    def forget(self, key: str) -> None:
+        """The parse of ``key`` read this run is not used after all (its snapshot changed)."""
+        if self.bundle is not None:
+            self.bundle.forget(key)
+
+    def save_bundle(self) -> None:
+        """Write the bundle when it is stale (rocetune.parsebundle), then let it go."""
+        bundle, self.bundle = self.bundle, None
+        if bundle is None or self._writable is False:
+            return
+        try:
+            if self._writable is None:
+                self._prepare()
+            bundle.save()
+        except OSError:
+            self.write_errors += 1
+            self._writable = False
 
     def put(self, key: str, result: ParseResult, *, identity: str = "") -> None:
         """Store ``result`` under ``key`` (atomically); a cache that cannot be written is
@@ -238,6 +294,8 @@ class ParseCache:
         data = _encode(result, key, identity)
         if self.keep_written:
             self.written[key] = (identity, data)
+        if self.bundle is not None:
+            self.bundle.saw(key, identity, result)
         if self._writable is False:
             return
         path = self._path(key)
@@ -298,11 +356,9 @@ def _encode(result: ParseResult, key: str, identity: str = "") -> bytes:
     if secret is not None:
         import pickle
 
-        state = _plain_state(result.provenance)
-        prov = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
-        own = result.provenance.lookup(None)
+        prov, own = pickled_provenance(result.provenance)
         device = pickle.dumps(result.device, protocol=pickle.HIGHEST_PROTOCOL)
-        header["prov"] = _sum(prov)
+        header["prov"] = checksum(prov)
         header["plen"] = len(prov)
         header["src"] = [own.file, own.line] if own is not None else None
         header["body"] = "pickle"
@@ -318,10 +374,23 @@ def _encode(result: ParseResult, key: str, identity: str = "") -> bytes:
         index = files.setdefault(ref.file, len(files))
         refs.append((path, index, ref.line))
     prov = to_json({"files": list(files), "refs": refs})
-    header["prov"] = _sum(prov)
+    header["prov"] = checksum(prov)
     body = to_json(result.device.model_dump(exclude_unset=True), inf_nan_mode="constants")
     header["body"] = "json"
     return to_json(header) + b"\n" + prov + b"\n" + body
+
+
+def pickled_provenance(prov: Provenance) -> tuple[bytes, SourceRef | None]:
+    """A parse's provenance as an entry holds it under the user's key (its tables pickled)
+    and the device's own source (``lookup(None)``); a provenance still as an entry held it
+    is not decoded."""
+    raw = getattr(prov, "_raw", None)
+    if isinstance(raw, Pickled):
+        return raw.data, raw.source
+    import pickle
+
+    data = pickle.dumps(_plain_state(prov), protocol=pickle.HIGHEST_PROTOCOL)
+    return data, prov.lookup(None)
 
 
 def _plain_state(prov: Provenance) -> dict[str, Any]:
@@ -348,7 +417,8 @@ def decode(raw: bytes, key: str, identity: str = "") -> ParseResult | None:
         return None
 
 
-def _sum(data: bytes) -> str:
+def checksum(data: bytes) -> str:
+    """The BLAKE2b sum an entry's header (or a bundle) holds of provenance bytes."""
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
@@ -376,7 +446,7 @@ def _decode(raw: bytes, key: str, identity: str = "") -> ParseResult | None:
         cut2 = raw.index(b"\n", cut + 1)
         prov = raw[cut + 1 : cut2]
         body = raw[cut2 + 1 :]
-    if header.get("prov") != _sum(prov):
+    if header.get("prov") != checksum(prov):
         return None
     device: Device | None = None
     if header.get("body") == "json":
@@ -388,15 +458,24 @@ def _decode(raw: bytes, key: str, identity: str = "") -> ParseResult | None:
             return None
         src = header.get("src")
         own = SourceRef(str(src[0]), src[1]) if isinstance(src, list) and len(src) == 2 else None
-        return ParseResult(device, lazy_provenance(_Pickled(prov, own)))
+        return ParseResult(device, lazy_provenance(Pickled(prov, own)))
     return None
 
 
-class _Pickled(NamedTuple):
+class Pickled(NamedTuple):
     """An entry's pickled provenance tables (authenticated with its device) and the
     device's own source (``lookup(None)``), until the provenance is first used."""
 
     data: bytes
+    source: SourceRef | None
+
+
+class Checked(NamedTuple):
+    """A bundled device's pickled provenance tables (rocetune.parsebundle), trusted once
+    they match ``sum``, which the bundle's authenticated part holds; its own source."""
+
+    data: bytes
+    sum: str
     source: SourceRef | None
 
 
@@ -435,9 +514,10 @@ def _provenance_table(raw: bytes) -> list[tuple[str, str, int | None]]:
     return out
 
 
-def lazy_provenance(raw: bytes | _Pickled) -> Provenance:
+def lazy_provenance(raw: bytes | Pickled | Checked) -> Provenance:
     """A Provenance filled from ``raw`` (an entry's provenance line, its checksum verified;
-    or its pickled tables, authenticated) on first use: the first call of any of its methods
+    its pickled tables, authenticated; or a bundled device's, checked against their sum)
+    on first use: the first call of any of its methods
     (or read of a property) decodes the table and records every entry with
     :meth:`Provenance.set` (or restores the tables). A table that still does not decode
     reads as empty (findings without lines, never a crash)."""
@@ -453,7 +533,12 @@ def _materialise(prov: Provenance) -> None:
     if raw is None:
         return
     prov._raw = None  # type: ignore[attr-defined]
-    if isinstance(raw, _Pickled):
+    if isinstance(raw, Checked):  # a bundled device's
+        if checksum(raw.data) != raw.sum:  # a damaged bundle: no lines, never a crash
+            Provenance.__init__(prov)
+            return
+        raw = Pickled(raw.data, raw.source)
+    if isinstance(raw, Pickled):
         import pickle
 
         try:
@@ -533,7 +618,7 @@ def _lazy_class() -> type[Provenance]:
         """``lookup(None)`` (the device's own source: what a report or the fix planner asks
         of every device) answered from the raw table without recording all of it."""
         raw = getattr(self, "_raw", None)
-        if isinstance(raw, _Pickled) and not path:
+        if isinstance(raw, Pickled | Checked) and not path:
             return raw.source
         if raw is not None and not path:
             try:

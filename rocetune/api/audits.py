@@ -226,6 +226,11 @@ def audit_inventory(
     sharer = Sharer()  # equal maps/profiles of all devices held once (rocetune.model.share)
     entries = list(inv.devices.values())
     jobs = [Job(d.name, sources[d.name], d.platform, d.role, d.asic) for d in entries]
+    scope = scope_of([inv.path])
+    if cache is not None:
+        from rocetune.parsebundle import use_bundle
+
+        use_bundle(cache, scope)  # every device of the last audit in one read
     with long_lived() as settle:  # the parsed fabric is not re-scanned by the cyclic GC
         with sharing(sharer):  # ports share their maps as they are built
             loaded = []
@@ -233,8 +238,9 @@ def audit_inventory(
                 loaded.append((d.name, d.platform, _shared(sharer, _declare(item, d))))
                 settle(collect=not (item.cached or item.decoded))  # decoding makes no cycle
         del sharer  # its pool's keys are not needed while checking
+        if cache is not None:
+            cache.save_bundle()  # after the sharing: equal maps are pickled once
         sel = selection or Selection()
-        scope = scope_of([inv.path])
         result = _assemble(loaded, inv.intent, inv.links, sel, options, cache=cache, scope=scope)
     for name, st in result.devices.items():
         role = inv.devices[name].role if name in inv.devices else None

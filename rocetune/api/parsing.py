@@ -105,6 +105,7 @@ def _load_in_worker(
 
     cache = _worker_cache[0]
     cache.keep_written = True
+    cache.bundle = None  # the parent's (a worker sends its parses back)
     before = (cache.hits, cache.misses, cache.ignored, cache.write_errors)
     with sharing(sharer):
         item = _load(job, cache)
@@ -319,10 +320,14 @@ def _merged(job: Job, guess: _Guess, got: Known | _Worked, cache: ParseCache) ->
             return None
         key = cache.index.known(guess[0], got.signature)
         item = guess[2] if key is not None and key == guess[1] else None
+        if item is None:
+            cache.forget(guess[1])
         cache.hits += item is not None
         return item
     loaded, journal, counts = got
     _absorb(cache, journal, counts)
+    if guess is not None and loaded.key != guess[1]:
+        cache.forget(guess[1])  # the guessed entry is not the snapshot's any more
     return _from_worker(job, loaded, cache)
 
 
@@ -416,7 +421,7 @@ def _absorb(cache: ParseCache, journal: list[tuple[str, list[Any]]], counts: Cou
 def _from_worker(job: Job, got: Loaded | Entry, cache: ParseCache | None) -> Loaded:
     if not isinstance(got, Entry):
         return dataclasses.replace(got, decoded=True)  # sent back pickled by the worker
-    item = entry_device(got.raw, got.key, got.identity, job.asic)
+    item = entry_device(got.raw, got.key, got.identity, job.asic, cache)
     if item is None:  # bytes that do not read back (never seen): parsed here, not lost
         return _load(job, cache)
     return dataclasses.replace(item, cached=False, decoded=True)  # parsed in this run: shared

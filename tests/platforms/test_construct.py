@@ -18,6 +18,7 @@ from benchmarks.fabricgen import cumulus_config, sonic_config
 from benchmarks.memory import eos_config
 from rocetune.load import load_device
 from rocetune.model import EcnProfile, Port
+from rocetune.model import construct as model_construct
 from rocetune.platforms.common import construct
 from rocetune.platforms.common.construct import ConstructMismatch, same
 from tests.paths import ROOT
@@ -84,12 +85,12 @@ def test_the_check_is_reached_through_load_device(
     verify: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """A mismatch in a builder is not swallowed as a parsed device (the test can fail)."""
-    real = construct._construct
+    real = construct.unvalidated
 
     def wrong(cls: type[Port], values: dict[str, Any]) -> Port:
         return real(cls, {**values, "cable_length_m": 1})  # an int where validation: a float
 
-    monkeypatch.setattr(construct, "_construct", wrong)
+    monkeypatch.setattr(construct, "unvalidated", wrong)
     path = tmp_path / "config_db.json"
     path.write_text(sonic_config("leaf0", {0: "gpu0"}), encoding="utf-8")
     loaded = load_device("leaf0", path, "sonic", "leaf")
@@ -120,13 +121,13 @@ def test_eos_ports_are_checked_against_validated_ones(
 ) -> None:
     """The EOS builder constructs its ports (and is checked): a generated 64-port switch."""
     made: list[str] = []
-    real = construct._construct
+    real = construct.unvalidated
 
     def counted(cls: type[Port], values: dict[str, Any]) -> Port:
         made.append(values["name"])
         return real(cls, values)
 
-    monkeypatch.setattr(construct, "_construct", counted)
+    monkeypatch.setattr(construct, "unvalidated", counted)
     path = tmp_path / "spine.txt"
     path.write_text(eos_config(64), encoding="utf-8")
     loaded = load_device("spine", path, "eos", "spine")
@@ -165,7 +166,7 @@ def test_generated_switch_ports_share_their_values(platform: str, tmp_path: Path
 )
 def test_the_planned_construct_is_model_construct(values: dict[str, Any]) -> None:
     """Same ``__dict__`` (values, field order), fields set and instance as pydantic's."""
-    made = construct._construct(Port, dict(values))
+    made = construct.unvalidated(Port, dict(values))
     theirs = Port.model_construct(**dict(values))
     assert list(made.__dict__.items()) == list(theirs.__dict__.items())
     assert made.model_fields_set == theirs.model_fields_set
@@ -181,8 +182,8 @@ def test_models_with_copied_defaults_keep_pydantic_construct() -> None:
         items: list[int] = Field(default_factory=list)
         tags: tuple[str, ...] = ()
 
-    assert construct._plan(WithList) is None
-    one, two = construct._construct(WithList, {}), construct._construct(WithList, {})
+    assert model_construct._plan(WithList) is None
+    one, two = construct.unvalidated(WithList, {}), construct.unvalidated(WithList, {})
     assert one.items == []
     assert one.items is not two.items
-    assert construct._plan(Port) is not None
+    assert model_construct._plan(Port) is not None

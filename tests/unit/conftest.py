@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,3 +23,15 @@ def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(load, "_parse", counting)
     return seen
+
+
+@pytest.fixture
+def no_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """No usable cache key (a directory where the key file would be): JSON entries."""
+    from rocetune import cacheauth
+
+    (tmp_path / "key-is-a-directory").mkdir()
+    monkeypatch.setenv(cacheauth.ENV_KEY_FILE, str(tmp_path / "key-is-a-directory"))
+    cacheauth.secret.cache_clear()
+    yield
+    cacheauth.secret.cache_clear()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ from rocetune import api, load, parsecache
 from rocetune.model import AuditResult
 from rocetune.parsecache import ParseCache
 from rocetune.report import render
+from tests.paths import bundles
 from tests.realworld import score
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -170,6 +171,7 @@ def test_an_entry_under_another_key_is_not_used(tmp_path: Path, parses: list[str
     """An entry copied to another key's file (or a hash collision) names its own key."""
     inventory = LAB / "inventory.yaml"
     api.audit(inventory, cache=ParseCache(tmp_path / "c"))
+    shutil.rmtree(bundles(tmp_path / "c"))  # the entries answer
     entries = _entries(tmp_path / "c")
     donor = entries[0].read_bytes()
     for entry in entries[1:]:
@@ -253,18 +255,6 @@ def test_cache_directory_is_tagged_and_ignored_by_git(tmp_path: Path) -> None:
     assert stray == []
 
 
-@pytest.fixture
-def no_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """No usable cache key (a directory where the key file would be): JSON entries."""
-    from rocetune import cacheauth
-
-    (tmp_path / "key-is-a-directory").mkdir()
-    monkeypatch.setenv(cacheauth.ENV_KEY_FILE, str(tmp_path / "key-is-a-directory"))
-    cacheauth.secret.cache_clear()
-    yield
-    cacheauth.secret.cache_clear()
-
-
 def test_without_a_key_entries_are_json_validated_again(tmp_path: Path, no_key: None) -> None:
     """Entries are JSON the model validates again (never unpickled)."""
     import json
@@ -298,6 +288,7 @@ def test_pickled_entries_are_authenticated(tmp_path: Path, parses: list[str]) ->
     inventory = LAB / "inventory.yaml"
     plain = report(api.audit(inventory))
     api.audit(inventory, cache=ParseCache(tmp_path / "c"))
+    shutil.rmtree(bundles(tmp_path / "c"))  # the entries answer (the bundle: its own test)
     entries = _entries(tmp_path / "c")
     marker = tmp_path / "pwned"
 

@@ -4,7 +4,8 @@ Validating a port copies every dict it holds (its DSCP map, its queue -> ECN pro
 table ...), so ports bound to the same map get equal copies that the run's
 :class:`~rocetune.model.share.Sharer` then has to find equal again, key by key. The switch
 builders hand every port of a device the *same* objects for the same binding and build the
-port with :func:`construct` (``model_construct``: no validation, no copies), so the sharer
+port with :func:`construct` (``model_construct``, as
+:func:`rocetune.model.construct.unvalidated` makes it: no validation, no copies), so the sharer
 finds those values by identity.
 
 This is only sound for values that validation would leave as they are: the builders pass
@@ -21,6 +22,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from rocetune.model.construct import unvalidated
+
 _M = TypeVar("_M", bound=BaseModel)
 _V = TypeVar("_V")
 
@@ -32,74 +35,9 @@ class ConstructMismatch(AssertionError):
     """A constructed model differs from what validation makes of the same values."""
 
 
-_IMMUTABLE_DEFAULTS = (type(None), bool, int, float, str)
-"""Default values pydantic's ``get_default`` hands out as they are (not copied)."""
-
-
-class _Plan:
-    """What ``model_construct`` does for one model class, precomputed: its fields in order
-    with their defaults (a copy of ``template`` updated with the values is the instance's
-    ``__dict__``), the names it takes and the names it requires."""
-
-    __slots__ = ("names", "required", "template")
-
-    def __init__(self, template: dict[str, Any], required: frozenset[str]) -> None:
-        self.template = template
-        self.names = frozenset(template)
-        self.required = required
-
-
-_PLANS: dict[type[BaseModel], _Plan | None] = {}
-
-
-def _plan(cls: type[BaseModel]) -> _Plan | None:
-    """The plan of ``cls``; None when ``model_construct`` must do it (aliases, default
-    factories or mutable defaults, extra fields kept, private attributes, root models)."""
-    if cls.__pydantic_root_model__ or cls.__private_attributes__:
-        return None
-    if cls.model_config.get("extra") == "allow":
-        return None
-    template: dict[str, Any] = {}
-    required: set[str] = set()
-    for name, info in cls.__pydantic_fields__.items():
-        if info.alias is not None or info.validation_alias is not None:
-            return None
-        if info.is_required():
-            required.add(name)
-            template[name] = None  # always overwritten: only used when given
-        elif info.default_factory is None and type(info.default) in _IMMUTABLE_DEFAULTS:
-            template[name] = info.default
-        else:
-            return None
-    return _Plan(template, frozenset(required))
-
-
-def _construct(cls: type[_M], values: dict[str, Any]) -> _M:
-    """``cls.model_construct(**values)``: the same instance (``__dict__`` in field order,
-    ``model_fields_set``, ``model_post_init``), two dict operations instead of pydantic's
-    per-field loop (a SONiC or Cumulus port has 30 fields, most left at their default)."""
-    try:
-        plan = _PLANS[cls]
-    except KeyError:
-        plan = _PLANS[cls] = _plan(cls)
-    keys = values.keys()
-    if plan is None or not keys <= plan.names or not plan.required <= keys:
-        return cls.model_construct(**values)
-    fields = plan.template.copy()
-    fields.update(values)
-    made = cls.__new__(cls)
-    object.__setattr__(made, "__dict__", fields)
-    object.__setattr__(made, "__pydantic_fields_set__", set(keys))
-    object.__setattr__(made, "__pydantic_extra__", None)
-    object.__setattr__(made, "__pydantic_private__", None)
-    if cls.__pydantic_post_init__:
-        made.model_post_init(None)
-    return made
-
-
 def construct(cls: type[_M], values: dict[str, Any]) -> _M:
     """``cls(**values)`` for values already of the field types, without copying them."""
-    made = _construct(cls, values)
+    made = unvalidated(cls, values)
     if VERIFY:
         validated = cls(**values)
         if not same(made, validated):

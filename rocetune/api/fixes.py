@@ -144,7 +144,9 @@ def planned_devices(result: AuditResult, related: dict[str, list[Finding]]) -> l
     ]
 
 
-def attach_fixes(result: AuditResult, cache: ParseCache | None = None) -> None:
+def attach_fixes(
+    result: AuditResult, cache: ParseCache | None = None, processes: int | None = None
+) -> None:
     """Fill ``result.fixes`` with the remediation plan's native changes (``rocetune plan``
     at ``--fail-on info``): finding fingerprint -> the text of each change made for it.
 
@@ -153,7 +155,8 @@ def attach_fixes(result: AuditResult, cache: ParseCache | None = None) -> None:
     (an unreadable source, a planner error) ``result.fixes`` stays empty (``ROCETUNE_DEBUG=1``
     raises instead). ``cache``: the audit's parse cache; each device's plan is kept beside
     its entries, keyed by what that plan reads (:mod:`rocetune.api.fixcache`), so an audit
-    plans only the devices whose inputs changed.
+    plans only the devices whose inputs changed. ``processes``: 1 plans in this process
+    only (else two devices or more are planned in two, :func:`_plan_split`).
     """
     import os
 
@@ -177,7 +180,7 @@ def attach_fixes(result: AuditResult, cache: ParseCache | None = None) -> None:
             todo[name] = key
     if todo:
         try:
-            made = _plan(result, list(todo))
+            made = _plan_split(result, list(todo), processes)
         except Exception:
             if os.environ.get("ROCETUNE_DEBUG"):
                 raise
@@ -210,6 +213,27 @@ def merged(plans: Iterable[fixcache.DeviceFixes]) -> dict[str, tuple[str, ...]]:
             have = out.setdefault(fp, [])
             have.extend(t for t in texts if t not in have)
     return {fp: tuple(texts) for fp, texts in out.items()}
+
+
+def _plan_split(
+    result: AuditResult, names: list[str], processes: int | None
+) -> dict[str, tuple[fixcache.DeviceFixes, bool]]:
+    """:func:`_plan` of ``names``, every other device in a forked process when there are two
+    devices or more and two CPUs (``processes`` 1: this process only). A device's plan
+    depends only on the audit and on that device (the ``fix:`` cache keeps plans device by
+    device), so the two halves are the plan of all; a half the child did not plan is
+    planned here."""
+    from rocetune.api.forked import Forked, can_fork
+    from rocetune.api.parsing import cpus
+
+    if len(names) < 2 or processes == 1 or cpus() < 2 or not can_fork():
+        return _plan(result, names)
+    mine, theirs = names[0::2], names[1::2]
+    with Forked(lambda: _plan(result, theirs)) as child:
+        out = _plan(result, mine)
+        got = child.result()
+    out.update(got if got is not None else _plan(result, theirs))
+    return out
 
 
 def _plan(result: AuditResult, names: list[str]) -> dict[str, tuple[fixcache.DeviceFixes, bool]]:

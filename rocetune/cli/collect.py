@@ -85,8 +85,9 @@ def collect_options(func: F) -> F:
             "--processes",
             type=click.IntRange(1, 64),
             default=None,
-            help="Processes sharing the work (collecting; in audit also parsing the snapshots)"
-            " [default: one per 64 devices, up to the CPUs].",
+            help="Processes sharing the work (collecting; in audit also parsing the snapshots,"
+            " and 1 plans the fix: lines in one process) [default: one per 64 devices, up to"
+            " the CPUs].",
         ),
         click.option(
             "--host-transport",

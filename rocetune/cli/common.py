@@ -174,7 +174,8 @@ def emit(
         if opts["fmt"] != "junit":  # JUnit lists findings per rule; the others: root causes
             from rocetune import api
 
-            api.attach_fixes(result, cache)  # root causes sharing a fix group, in every format
+            # root causes sharing a fix group, in every format
+            api.attach_fixes(result, cache, opts.get("processes"))
         body = render(opts["fmt"], result, colour=colour, text=text)
     if output is None:
         click.echo(body, nl=False, color=colour)

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from rocetune.model import Finding, Severity
 
@@ -49,9 +48,9 @@ def counts(findings: Iterable[Finding]) -> dict[str, int]:
     return out
 
 
-@dataclass(frozen=True)
-class CoverageNote:
-    """One RT000 note in a form reporters can show apart from the findings."""
+class CoverageNote(NamedTuple):
+    """One RT000 note in a form reporters can show apart from the findings (a named tuple:
+    a fleet's audit has one per host and missing item set, tens of thousands)."""
 
     device: str | None
     port: str | None
@@ -110,26 +109,23 @@ def _rules(expected: str) -> tuple[str, ...]:
 
 def note(f: Finding) -> CoverageNote:
     """The coverage view of one RT000 finding."""
-    rules = _rules(f.expected or "")
-    if f.observed == "not understood" or f.message.startswith("could not verify:"):
-        kind: Kind = "not-understood"
-        who, detail = ", ".join(rules), f.message
-    else:
-        kind = "missing-data"
-        who, sep, rest = f.message.partition(_COULD_NOT_RUN)
-        detail = merge_items(rest) if sep else f.message
-        who = who if sep else ", ".join(rules)
-    return CoverageNote(
-        device=f.device,
-        port=f.port,
-        kind=kind,
-        rules=rules,
-        who=who,
-        detail=detail,
-        message=f.message,
-        file=f.file,
-        line=f.line,
-    )
+    kind, rules, who, detail = _view(f.message, f.expected or "", f.observed)
+    return CoverageNote(f.device, f.port, kind, rules, who, detail, f.message, f.file, f.line)
+
+
+@lru_cache(maxsize=4096)
+def _view(
+    message: str, expected: str, observed: str | None
+) -> tuple[Kind, tuple[str, ...], str, str]:
+    """Kind, rules, who and detail of an RT000 finding's words (every host of a fleet
+    missing the same items has the same words)."""
+    rules = _rules(expected)
+    if observed == "not understood" or message.startswith("could not verify:"):
+        return "not-understood", rules, ", ".join(rules), message
+    who, sep, rest = message.partition(_COULD_NOT_RUN)
+    if not sep:
+        return "missing-data", rules, ", ".join(rules), message
+    return "missing-data", rules, who, merge_items(rest)
 
 
 def notes(findings: Iterable[Finding]) -> list[CoverageNote]:

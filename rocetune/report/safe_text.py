@@ -37,10 +37,22 @@ def _clean(value: Any) -> Any:
     return neutralise(value) if isinstance(value, str) else value
 
 
-def _clean_fields(obj: Any, names: tuple[str, ...]) -> Any:
-    values = [getattr(obj, n) for n in names]
-    if not _UNSAFE.search("\n".join(v for v in values if isinstance(v, str))):
-        return obj  # nothing to neutralise (one search: newline is safe)
+def _clean_fields(obj: Any, names: tuple[str, ...], seen: dict[str, bool] | None = None) -> Any:
+    """``obj`` with the strings of ``names`` neutralised (itself when all are safe).
+    ``seen``: string -> whether it is unsafe, for objects that share strings (a fleet's
+    findings share their words, device and file names)."""
+    if seen is None:
+        seen = {}
+    for n in names:
+        value = getattr(obj, n)
+        if isinstance(value, str):
+            unsafe = seen.get(value)
+            if unsafe is None:
+                unsafe = seen[value] = _UNSAFE.search(value) is not None
+            if unsafe:
+                break
+    else:
+        return obj  # nothing to neutralise
     changes = {n: _clean(getattr(obj, n)) for n in names}
     changes = {
         n: v for n, v in changes.items() if v is not getattr(obj, n) and v != getattr(obj, n)
@@ -60,7 +72,8 @@ def neutralise_result(result: AuditResult) -> AuditResult:
     verify = result.verify
     if verify is not None:
         verify = tuple(_clean_fields(p, ("client", "server", "error")) for p in verify)
-    findings = [_clean_fields(f, _FINDING) for f in result.findings]
+    seen: dict[str, bool] = {}
+    findings = [_clean_fields(f, _FINDING, seen) for f in result.findings]
     return dataclasses.replace(
         result,
         findings=findings,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 import pytest
 
 from rocetune import load
+from tests.paths import ROOT
 
 
 @pytest.fixture
@@ -35,3 +37,10 @@ def no_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     cacheauth.secret.cache_clear()
     yield
     cacheauth.secret.cache_clear()
+
+
+@pytest.fixture
+def lab(tmp_path: Path) -> Path:
+    """A copy of the lab whose files the test may change (its inventory)."""
+    shutil.copytree(ROOT / "inventories" / "lab", tmp_path / "lab")
+    return tmp_path / "lab" / "inventory.yaml"

@@ -25,13 +25,6 @@ LAB_DEVICES = 10
 
 
 @pytest.fixture
-def lab(tmp_path: Path) -> Path:
-    """A copy of the lab whose files the test may change."""
-    shutil.copytree(LAB, tmp_path / "lab")
-    return tmp_path / "lab" / "inventory.yaml"
-
-
-@pytest.fixture
 def entry_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The keys of the parse cache entries decoded (not the bundle's devices)."""
     seen: list[str] = []

@@ -24,13 +24,6 @@ LAB = ROOT / "inventories" / "lab"
 LAB_DEVICES = 10
 
 
-@pytest.fixture
-def lab(tmp_path: Path) -> Path:
-    """A copy of the lab whose files the test may change."""
-    shutil.copytree(LAB, tmp_path / "lab")
-    return tmp_path / "lab" / "inventory.yaml"
-
-
 def report(result: AuditResult) -> str:
     return render("json", result)
 

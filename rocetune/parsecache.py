@@ -285,6 +285,8 @@ class ParseCache:
         except OSError:
             self.write_errors += 1
             self._writable = False
+        except Exception:  # a bundle that cannot be made only costs the next run its reads
+            self.write_errors += 1
 
     def put(self, key: str, result: ParseResult, *, identity: str = "") -> None:
         """Store ``result`` under ``key`` (atomically); a cache that cannot be written is

@@ -199,3 +199,16 @@ def test_each_inventory_has_its_own_bundle(lab: Path, tmp_path: Path) -> None:
     api.audit(lab, cache=ParseCache(tmp_path / "c"))
     api.audit(other, cache=ParseCache(tmp_path / "c"))
     assert len(list(bundles(tmp_path / "c").iterdir())) == 2
+
+
+def test_a_bundle_that_cannot_be_made_never_fails_the_audit(
+    lab: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(self: Bundle) -> bool:
+        raise pickle.PicklingError("cannot pickle")
+
+    monkeypatch.setattr(Bundle, "save", broken)
+    cache = ParseCache(tmp_path / "c")
+    assert report(api.audit(lab, cache=cache)) == report(api.audit(lab))
+    assert cache.write_errors == 1
+    assert not bundles(tmp_path / "c").exists()

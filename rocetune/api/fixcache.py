@@ -9,13 +9,25 @@ what that plan reads, so it is stored under a key of exactly that (:meth:`Keys.d
   fingerprint and the source checkout's ``templates/`` (a remedy may render the intended
   config);
 - the *fabric digest* (:meth:`Keys.fabric`): the intent, every link, the fabric's problems
-  and known devices, and every device's model as JSON (by digest). The replay re-check runs
-  the fabric-wide rules (RT705, RT706, RT306, ...) over the whole fabric, so a plan may depend
-  on any device's model; a device's model digest is kept per parse entry key
-  (:meth:`Keys.model_key`, :func:`rocetune.checkcache.model_key`), so an unchanged device is
-  never dumped again (the digests the audit's check cache read or made are taken first:
+  and known devices, and every device's model as JSON (by digest), a host's without its
+  unparsed items (:meth:`Keys.far`, below). The replay re-check runs the fabric-wide rules
+  (RT705, RT706, RT306, ...) over the whole fabric, so a plan may depend on any device's
+  model; a device's model digest is kept per parse entry key (:meth:`Keys.model_key`,
+  :func:`rocetune.checkcache.model_key`), so an unchanged device is never dumped again (the
+  digests the audit's check cache read or made are taken first:
   :meth:`rocetune.checkcache.CheckStore.model_digests`), and an edit that leaves every
   model as it was (a comment, whitespace) keeps the digest;
+- why a host's unparsed items are left out of the fabric digest: a device's
+  ``unparsed`` items are read by RT001 on that device, by the engine for the findings on that
+  device and its links (RT000 "could not verify", :class:`rocetune.engine._UnparsedIndex`) and
+  for the re-check's focus (which only widens what is reported, never the findings on the
+  planned device and its neighbours), and by the RoCE port scope of a switch without declared
+  or linked RoCE ports (:func:`rocetune.checks.scope.roce_scope`, which reads ``ports``: a
+  host has none). So the findings a plan compares, those on the planned device, on its
+  neighbours and fabric-level ones, read a host's unparsed items only when the host is the
+  planned device or a neighbour, whose whole model is in the key (below). A host with a line
+  not understood (RT001) no longer re-plans every switch. ``tests/unit/test_fixcache.py``
+  fails when code elsewhere starts reading ``unparsed``;
 - the device's *local key*: its parse cache entry key (its snapshot's files, path, name and
   role: what the planner edits and re-parses), platform, role, inventory ``asic`` and
   ``roce_ports``, and every link with an end on it;
@@ -136,10 +148,29 @@ class Keys:
                 "devices",
             ]
             for name in fab.devices:
-                digest = self._digests[name] = self._model_digest(name)
-                parts += (name, digest)
+                self._digests[name] = self._model_digest(name)
+                parts += (name, self.far(name))
             self._fabric = _digest(parts)
         return self._fabric
+
+    def far(self, name: str) -> str:
+        """What a plan of another device, not linked to ``name``, reads of it (by digest): its
+        model, a host's without its unparsed items (see the module docstring); equal to the
+        model's digest when that is all there is. Kept per model key, as model digests."""
+        full = self._digests[name]
+        dev = self.result.fabric.devices[name]
+        if dev.ports or not dev.unparsed:
+            return full
+        key = self.model_key(name)
+        far_key = None if key is None else f"far\0{key}"
+        got = self.known_models.get(far_key) if far_key is not None else None
+        if got is None:
+            bare = dev.model_copy(update={"unparsed": ()})
+            got = _digest(("device", bare.model_dump_json()))
+            self.dumped += 1
+        if far_key is not None:
+            self.models[far_key] = got
+        return got
 
     def context(self) -> str:
         """Format, cache version, code and templates fingerprints, fabric digest."""

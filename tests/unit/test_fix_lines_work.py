@@ -28,7 +28,7 @@ def test_fix_lines_replay_only_what_the_rechecks_read(monkeypatch: pytest.Monkey
         return lint(fabric, provenance, only)
 
     monkeypatch.setattr(fixes, "_region_lint", counting_lint)
-    api.attach_fixes(result)
+    api.attach_fixes(result, processes=1)  # the counted re-checks are this process's
     assert result.fixes
     assert len(set(checks)) == 9  # every lab device with a remediable finding
     assert replays == checks  # no replay of all changes at once for a summary
@@ -61,13 +61,13 @@ def test_rechecks_take_the_audits_records_of_what_a_change_leaves(
     cache = ParseCache(tmp_path / "cache")
     result = api.audit(LAB, cache=cache)
     fabrics = _count_device_runs(monkeypatch)
-    api.attach_fixes(result, cache)
+    api.attach_fixes(result, cache, processes=1)  # the counted runs are this process's
     assert result.fixes == plain.fixes
     assert fabrics  # the replayed fabrics are checked
     assert not any(f is result.fabric for f in fabrics)  # the audited one: from its records
 
     again = api.audit(LAB)  # no cache: no records kept, the audited fabric is checked again
     fabrics.clear()
-    api.attach_fixes(again)
+    api.attach_fixes(again, processes=1)
     assert again.fixes == plain.fixes
     assert any(f is again.fabric for f in fabrics)

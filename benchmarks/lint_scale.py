@@ -262,6 +262,14 @@ def report(rows: list[dict[str, Any]], modes: list[str]) -> None:
         cells.append(f"{r.get('audit-pool', {}).get('rss_mb', float('nan')):.0f} MB")
         print("| " + " | ".join(cells) + " |")
     for r in rows:
+        a, b = r.get("audit", {}).get("cpus", []), r.get("bare-c", {}).get("cpus", [])
+        if len(a) > 1 and len(a) == len(b):  # each repetition's pair, measured minutes apart
+            pairs = [x / y for x, y in zip(a, b, strict=True)]
+            print(
+                f"{r['label']} audit/bare-c per repetition: {', '.join(f'{x:.2f}' for x in pairs)}"
+                f" (median {statistics.median(pairs):.2f})"
+            )
+    for r in rows:
         if r.get("audit", {}).get("summary"):
             print(f"{r['label']} findings: {r['audit']['summary']}")
         if r.get("cached", {}).get("changed"):

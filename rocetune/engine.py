@@ -288,7 +288,9 @@ class _UnparsedIndex:
     def __init__(self, fabric: Fabric) -> None:
         self.fabric = fabric
         self._by_device: dict[str, dict[str, list[tuple[int, Unparsed]]]] = {}
-        self._links = {lk.label: lk for lk in fabric.links}
+        self._links: dict[str, Link] | None = None
+        """Label -> link, made at the first issue on a link (a plan's re-check often has
+        none: made every time, it cost a pass over every link of the fabric)."""
 
     def _features(self, device: str) -> dict[str, list[tuple[int, Unparsed]]]:
         found = self._by_device.get(device)
@@ -304,7 +306,11 @@ class _UnparsedIndex:
     def touching(self, issue: Issue, features: tuple[Feature, ...]) -> list[tuple[str, int]]:
         """(device, unparsed index) of the items that may change the issue's verdict."""
         ends: list[tuple[str, str | None]] = []
-        link = self._links.get(issue.link) if issue.link else None
+        link = None
+        if issue.link:
+            if self._links is None:
+                self._links = {lk.label: lk for lk in self.fabric.links}
+            link = self._links.get(issue.link)
         if link is not None:
             ends = [(link.a.device, link.a.port), (link.b.device, link.b.port)]
         elif issue.device is not None:

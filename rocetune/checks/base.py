@@ -152,10 +152,22 @@ class CheckContext:
         yield from _only_devices(self.fabric.devices, self.only)
 
     def subject_links(self) -> Iterator[Link]:
-        """The links link rules check (:attr:`only`)."""
+        """The links link rules check (:attr:`only`), in fabric order."""
         only = self.only
-        for link in self.fabric.links:
-            if only is None or link.a.device in only or link.b.device in only:
+        links = self.fabric.links
+        if only is None:
+            yield from links
+            return
+        if len(only) * _FEW_DEVICES < len(links):  # a plan's re-check: through the index
+            spots = _link_spots(links)
+            at: set[int] = set()
+            for name in only:
+                at.update(spots.get(name, ()))
+            for i in sorted(at):
+                yield links[i]
+            return
+        for link in links:
+            if link.a.device in only or link.b.device in only:
                 yield link
 
     def links_of(self, device: str) -> list[Link]:
@@ -241,6 +253,27 @@ _NO_LINKS: list[Link] = []
 _last_index: list[tuple[tuple[Link, ...], dict[str, list[Link]]]] = []
 """The link index of the last links tuple (one run's rules, and the plan's re-checks of one
 fabric, share its links: indexing them per rule and per re-check cost rules x links each)."""
+
+
+_FEW_DEVICES = 8
+"""``only`` names few devices when this many times as many links would be scanned."""
+_last_spots: list[tuple[tuple[Link, ...], dict[str, list[int]]]] = []
+"""Device -> the positions of its links in the last links tuple (the plan's re-checks of one
+fabric share its links; each re-check's link rules ask for the links of a few devices,
+which scanned every link of the fabric for every link rule)."""
+
+
+def _link_spots(links: tuple[Link, ...]) -> dict[str, list[int]]:
+    last = _last_spots[0] if _last_spots else None  # one read: another thread may replace it
+    if last is not None and last[0] is links:
+        return last[1]
+    spots: dict[str, list[int]] = {}
+    for i, link in enumerate(links):
+        spots.setdefault(link.a.device, []).append(i)
+        if link.b.device != link.a.device:
+            spots.setdefault(link.b.device, []).append(i)
+    _last_spots[:] = [(links, spots)]
+    return spots
 
 
 def _links_index(links: tuple[Link, ...]) -> dict[str, list[Link]]:

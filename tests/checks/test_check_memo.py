@@ -53,6 +53,24 @@ def test_link_length_is_the_longest_known_length_at_that_port() -> None:
     assert link_length(ctx, "s3", "E1") is None
 
 
+def test_the_links_of_a_few_devices_are_those_a_scan_finds_in_fabric_order() -> None:
+    """CheckContext.subject_links with ``only``: a few devices go through the link index
+    (a plan's re-check), many through a scan; both give the scan's links, in fabric order,
+    a link listed twice twice, a loop once."""
+    loop = _link("s1", "E2", "s1", "E2", 5.0)
+    twice = _link("s3", "E9", "s4", "E9", None)
+    links = tuple(_link(f"h{i}", "eth2", f"s{i % 5}", f"E{i}", None) for i in range(60))
+    links = (*links[:10], loop, twice, *links[10:40], twice, *links[40:])
+    fabric = Fabric(links=links)
+    many = {f"h{i}" for i in range(10)} | {"s2"}  # scanned (8 x 11 >= 63 links)
+    for only in ({"s1"}, {"s3", "h7"}, {"s1", "s4", "nowhere"}, set(), many):
+        ctx = CheckContext(fabric=fabric, options=RuleOptions(), only=frozenset(only))
+        want = [lk for lk in links if lk.a.device in only or lk.b.device in only]
+        got = list(ctx.subject_links())
+        assert len(got) == len(want)
+        assert all(a is b for a, b in zip(got, want, strict=True))
+
+
 def _strict_port(name: str, dmap: dict[int, int], ptc: dict[int, int]) -> Port:
     scheds = {q: Scheduler(kind="strict" if q == 3 else "dwrr", weight=10) for q in range(8)}
     return Port(

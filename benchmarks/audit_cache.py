@@ -24,8 +24,9 @@ default text: the default CLI, with its ``fix:`` lines) in a fresh process
   printed too: this machine's speed drifts by a third from one minute to the next.
 
 Printed per run: wall seconds, CPU seconds (the process and its pool workers) and peak RSS
-of the process, and the cache's parse entries; the reports of every run must equal the
-``no cache`` run's of the same files (checked).
+of the process, the cache's parse entries, and ``probe``: the seconds of a fixed Python
+loop run just before it (the machine's speed at that minute); the reports of every run
+must equal the ``no cache`` run's of the same files (checked).
 """
 
 from __future__ import annotations
@@ -69,9 +70,20 @@ def generate(root: Path, scale: float, hosts: int) -> list[Path]:
     return edits
 
 
+def probe() -> float:
+    """Seconds of a fixed pure-Python loop in this process, just before a run: how fast the
+    machine is at that minute (the same audit's wall time follows it)."""
+    start = time.perf_counter()
+    total = 0
+    for i in range(2_000_000):
+        total += i * i
+    return time.perf_counter() - start
+
+
 def run(inventory: Path, out: Path, fmt: str, *args: str) -> dict[str, float]:
     """One ``rocetune audit`` in a fresh process: wall, CPU and peak RSS (of that process)."""
     argv = [sys.executable, "-m", "rocetune", "audit", str(inventory), "--format", fmt]
+    speed = probe()
     start = time.perf_counter()
     proc = subprocess.Popen(
         [*argv, "-o", str(out), *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
@@ -83,7 +95,8 @@ def run(inventory: Path, out: Path, fmt: str, *args: str) -> dict[str, float]:
     code = os.waitstatus_to_exitcode(status)
     if code not in (0, 1):
         raise SystemExit(f"audit failed ({code}): {err[-2000:].decode(errors='replace')}")
-    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss_mb": usage.ru_maxrss / 1024}
+    cpu = usage.ru_utime + usage.ru_stime
+    return {"wall": wall, "cpu": cpu, "rss_mb": usage.ru_maxrss / 1024, "probe": speed}
 
 
 def entries(cache: Path) -> int:
@@ -120,10 +133,12 @@ def report(
     rows: list[tuple[str, dict[str, float], int]], checks: list[tuple[str, str]], work: Path
 ) -> None:
     """Print the table and the median changed run; check the reports equal the uncached ones."""
-    print(f"\n{'run':<20} {'wall s':>8} {'CPU s':>8} {'peak RSS MB':>12} {'entries':>8}")
+    head = f"{'run':<20} {'wall s':>8} {'CPU s':>8} {'peak RSS MB':>12} {'entries':>8}"
+    print(f"\n{head} {'probe s':>8}")
     for name, got, count in rows:
         print(
             f"{name:<20} {got['wall']:>8.2f} {got['cpu']:>8.2f} {got['rss_mb']:>12.0f} {count:>8}"
+            f" {got['probe']:>8.3f}"
         )
     changed = [got["wall"] for name, got, _ in rows if name.startswith("changed")]
     print(f"changed runs: median {statistics.median(changed):.2f} s wall of {len(changed)}")

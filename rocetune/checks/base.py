@@ -250,43 +250,38 @@ def _positions(devices: dict[str, Device]) -> dict[str, int] | None:
 _NO_LINKS: list[Link] = []
 """The links of a device without any (one object: a per-device result keyed by it is reused)."""
 
-_last_index: list[tuple[tuple[Link, ...], dict[str, list[Link]]]] = []
-"""The link index of the last links tuple (one run's rules, and the plan's re-checks of one
-fabric, share its links: indexing them per rule and per re-check cost rules x links each)."""
-
-
 _FEW_DEVICES = 8
 """``only`` names few devices when this many times as many links would be scanned."""
-_last_spots: list[tuple[tuple[Link, ...], dict[str, list[int]]]] = []
-"""Device -> the positions of its links in the last links tuple (the plan's re-checks of one
-fabric share its links; each re-check's link rules ask for the links of a few devices,
-which scanned every link of the fabric for every link rule)."""
+_Indexed = tuple[tuple[Link, ...], dict[str, list[Link]], dict[str, list[int]]]
+_last_links: list[_Indexed] = []
+"""The last links tuple, device -> its links, and device -> their positions in the tuple
+(one run's rules, and the plan's re-checks of one fabric, share its links: indexing them
+per rule and per re-check cost rules x links each; a re-check's link rules ask for the
+links of a few devices, in fabric order)."""
 
 
-def _link_spots(links: tuple[Link, ...]) -> dict[str, list[int]]:
-    last = _last_spots[0] if _last_spots else None  # one read: another thread may replace it
+def _indexed(links: tuple[Link, ...]) -> _Indexed:
+    last = _last_links[0] if _last_links else None  # one read: another thread may replace it
     if last is not None and last[0] is links:
-        return last[1]
+        return last
+    index: dict[str, list[Link]] = {}
     spots: dict[str, list[int]] = {}
     for i, link in enumerate(links):
-        spots.setdefault(link.a.device, []).append(i)
-        if link.b.device != link.a.device:
-            spots.setdefault(link.b.device, []).append(i)
-    _last_spots[:] = [(links, spots)]
-    return spots
+        a, b = link.a.device, link.b.device
+        for end in (a,) if a == b else (a, b):
+            index.setdefault(end, []).append(link)
+            spots.setdefault(end, []).append(i)
+    got = (links, index, spots)
+    _last_links[:] = [got]
+    return got
 
 
 def _links_index(links: tuple[Link, ...]) -> dict[str, list[Link]]:
-    last = _last_index[0] if _last_index else None  # one read: another thread may replace it
-    if last is not None and last[0] is links:
-        return last[1]
-    index: dict[str, list[Link]] = {}
-    for link in links:
-        index.setdefault(link.a.device, []).append(link)
-        if link.b.device != link.a.device:
-            index.setdefault(link.b.device, []).append(link)
-    _last_index[:] = [(links, index)]
-    return index
+    return _indexed(links)[1]
+
+
+def _link_spots(links: tuple[Link, ...]) -> dict[str, list[int]]:
+    return _indexed(links)[2]
 
 
 class Rule(ABC):

@@ -30,6 +30,8 @@ _SCALARS = (str, int, float, bool, type(None))
 _ONLY_HERE = 2
 """``getrefcount`` of a value held only by the sharer's table (and the call's argument)."""
 _SCALARS_SET = frozenset(_SCALARS)
+_PLAIN = frozenset((str, float, bool, type(None)))
+"""Field types :meth:`Sharer._fields` leaves alone (ints are pooled when large)."""
 
 # Key tuples are built from a list (``(*map(...),)``, ``tuple([...])``), not straight from
 # ``map`` or a generator: those have no length, so CPython makes the tuple for 10 items and
@@ -87,17 +89,34 @@ class Sharer:
         if not model.model_config.get("frozen"):
             return
         values = model.__dict__
+        pooled, seen = self._pooled, self._seen
         for name, value in values.items():
             kind = type(value)
-            if kind is dict or isinstance(value, BaseModel):
+            if kind in _PLAIN:  # most fields of a port: nothing to share
+                continue
+            ident = id(value)
+            if ident in pooled:  # the pooled value itself (a bound map, a profile)
+                continue
+            known = seen.get(ident)
+            if known is not None:  # this device's map or profile, met on an earlier port
+                shared = known[1]
+                if shared is not value:
+                    self.shared += 1
+            elif kind is dict or isinstance(value, BaseModel):
                 shared = self.value(value)
             elif kind is tuple:  # PFC priorities: equal on every port (48 bytes each)
-                shared = self._share_new(value)[0] if value else value
+                if not value:
+                    continue
+                shared = self._share_new(value)[0]
+                if shared is value:  # pooled now: found by id on the next port
+                    pooled[id(value)] = value
             elif kind is int and not -5 <= value <= 256:  # small ints are shared anyway
                 # an MTU, a speed: each port's own number object (32 bytes) otherwise
                 shared = self._pool.setdefault((int, value), value)
                 if shared is not value:
                     self.shared += 1
+                else:
+                    pooled[id(value)] = value
             else:
                 continue
             if shared is not value:

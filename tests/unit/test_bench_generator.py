@@ -6,10 +6,11 @@ import json
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from ruamel.yaml import YAML
 
 from benchmarks.fabricgen import FAULTS, generate, host_platform_available
-from benchmarks.lint_scale import files_of
+from benchmarks.lint_scale import files_of, report
 from rocetune import api
 
 
@@ -38,3 +39,23 @@ def test_tiny_fabric_parses_and_shows_the_planted_faults(tmp_path: Path) -> None
     if gen.hosts:
         assert found[("RT602", "gpu0")] == 1
     assert len(FAULTS) == 5
+
+
+def test_each_audit_is_compared_with_the_bare_parses_around_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    def mode(cpus: list[float]) -> dict[str, object]:
+        return {"cpu": sorted(cpus)[len(cpus) // 2], "workers_cpu": 0.0, "cpus": cpus}
+
+    row = {
+        "label": "x1",
+        "switches": 1,
+        "nic_ports": 0,
+        "mbytes": 1.0,
+        "bare-c": mode([10.0, 12.0, 8.0]),
+        "audit": mode([33.0, 30.0]),
+    }
+    report([row], ["bare-c", "audit"])
+    out = capsys.readouterr().out
+    # 33 / mean(10, 12) = 3.00; 30 / mean(12, 8) = 3.00
+    assert "per repetition (bare-c before and after): 3.00, 3.00 (median 3.00)" in out

@@ -233,7 +233,7 @@ def _watchdog(
     wd = ctx.cfg.watchdogs.get(name)
     if wd is not None:
         ctx.leaf(path, wd.line)
-        return Watchdog(
+        return ctx.watchdog(
             enabled=True,
             detection_ms=value_of(wd.detection),
             restoration_ms=value_of(wd.restoration),
@@ -242,15 +242,15 @@ def _watchdog(
         )
     if default.running:
         ctx.leaf(path, ctx.cfg.table_lines.get("PFC_WD", default.line))
-        return Watchdog(enabled=False)
+        return ctx.watchdog(enabled=False)
     if default.status == "enable":
         if pfc_tx is None:
             return None
         ctx.leaf(path, default.line)
         if not pfc_tx:
-            return Watchdog(enabled=False, runtime_default=True)
+            return ctx.watchdog(enabled=False, runtime_default=True)
         ms = float(DEFAULT_WD_MS * default.multiplier)
-        return Watchdog(
+        return ctx.watchdog(
             enabled=True,
             detection_ms=ms,
             restoration_ms=ms,
@@ -260,10 +260,10 @@ def _watchdog(
         )
     if default.status == "disable":
         ctx.leaf(path, default.line)
-        return Watchdog(enabled=False, runtime_default=True)
+        return ctx.watchdog(enabled=False, runtime_default=True)
     if "PFC_WD" in ctx.cfg.present:
         ctx.leaf(path, ctx.cfg.table_lines.get("PFC_WD"))
-        return Watchdog(enabled=False)
+        return ctx.watchdog(enabled=False)
     return None
 
 

@@ -159,42 +159,54 @@ def read_text(entry: Entry, name: str, pr: Problems) -> At[str | None] | None:
     return At(text, entry.line_of(name))
 
 
+def _text(entry: Entry, name: str, pr: Problems) -> tuple[str | None, int | None] | None:
+    """:func:`read_text` as a (value, line) pair: what the typed readers convert (without
+    an :class:`At` of the text they would drop at once)."""
+    raw = entry.fields.get(name, _ABSENT)
+    if raw is _ABSENT:
+        return None
+    if type(raw) is str:  # nearly every field: no other checks
+        return raw.strip(), entry.line_of(name)
+    text = read_text(entry, name, pr)
+    return None if text is None else (text.value, text.line)
+
+
 def read_int(
     entry: Entry, name: str, pr: Problems, lo: int | None = None, hi: int | None = None
 ) -> At[int | None] | None:
     """An integer field, optionally within [lo, hi]."""
-    text = read_text(entry, name, pr)
-    if text is None or text.value is None:
-        return None if text is None else At(None, text.line)
-    if not _INT.fullmatch(text.value):
+    got = _text(entry, name, pr)
+    if got is None or got[0] is None:
+        return None if got is None else At(None, got[1])
+    if not _INT.fullmatch(got[0]):
         return _bad(entry, name, pr, "expected an integer")
-    number = int(text.value)
+    number = int(got[0])
     if (lo is not None and number < lo) or (hi is not None and number > hi):
         return _bad(entry, name, pr, f"out of range {lo}..{hi}")
-    return At(number, text.line)
+    return At(number, got[1])
 
 
 def read_float(entry: Entry, name: str, pr: Problems) -> At[float | None] | None:
     """A decimal number field."""
-    text = read_text(entry, name, pr)
-    if text is None or text.value is None:
-        return None if text is None else At(None, text.line)
-    if not _FLOAT.fullmatch(text.value):
+    got = _text(entry, name, pr)
+    if got is None or got[0] is None:
+        return None if got is None else At(None, got[1])
+    if not _FLOAT.fullmatch(got[0]):
         return _bad(entry, name, pr, "expected a number")
-    return At(float(text.value), text.line)
+    return At(float(got[0]), got[1])
 
 
 def read_choice(
     entry: Entry, name: str, pr: Problems, choices: Mapping[str, T]
 ) -> At[T | None] | None:
     """A keyword field (case-insensitive) mapped through ``choices``."""
-    text = read_text(entry, name, pr)
-    if text is None or text.value is None:
-        return None if text is None else At(None, text.line)
-    key = text.value.lower()
+    got = _text(entry, name, pr)
+    if got is None or got[0] is None:
+        return None if got is None else At(None, got[1])
+    key = got[0].lower()
     if key not in choices:
         return _bad(entry, name, pr, "expected one of " + ", ".join(sorted(choices)))
-    return At(choices[key], text.line)
+    return At(choices[key], got[1])
 
 
 def read_ref(entry: Entry, name: str, table: str, pr: Problems) -> At[str | None] | None:
@@ -220,13 +232,21 @@ def read_index_list(
     entry: Entry, name: str, pr: Problems, hi: int = 7
 ) -> At[tuple[int, ...] | None] | None:
     """A comma-separated list of small integers such as ``pfc_enable: "3,4"``."""
-    text = read_text(entry, name, pr)
-    if text is None or text.value is None:
-        return None if text is None else At(None, text.line)
-    found = parse_indexes(text.value, hi)
+    got = _text(entry, name, pr)
+    if got is None or got[0] is None:
+        return None if got is None else At(None, got[1])
+    found = _index_set(got[0], hi)
     if found is None:
         return _bad(entry, name, pr, f"expected a comma-separated list of 0..{hi}")
-    return At(tuple(sorted(set(found))), text.line)
+    return At(found, got[1])
+
+
+@lru_cache(maxsize=4096)
+def _index_set(text: str, hi: int) -> tuple[int, ...] | None:
+    """:func:`parse_indexes` sorted without repeats; one tuple per text, which every port
+    that writes it holds (so a fleet's ports share their PFC priorities as they are read)."""
+    found = parse_indexes(text, hi)
+    return None if found is None else tuple(sorted(set(found)))
 
 
 @lru_cache(maxsize=4096)

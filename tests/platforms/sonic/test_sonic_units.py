@@ -181,3 +181,44 @@ def test_problems_are_deduplicated_and_sorted() -> None:
     result = pr.result()
     assert [(u.item, u.line) for u in result] == [("b", 5), ("a", 9), ("QUEUE|Ethernet0|3 x", 11)]
     assert result[2].reason == "QUEUE field 'x' is not modelled by rocetune (2 entries)"
+
+
+def test_read_numbers_keep_their_line_and_value_of_every_form() -> None:
+    """The typed readers convert the field's text without an At of it: padded text, JSON
+    numbers, missing fields and unreadable values give what read_text and a conversion
+    give."""
+    pr = Problems("f")
+    assert read_int(_entry(n=" 9100 "), "n", pr) == At(9100, 11)
+    assert read_int(_entry(n=None), "n", pr) == At(None, 11)
+    assert read_index_list(_entry(p=" 3,4"), "p", pr) == At((3, 4), 11)
+    assert read_index_list(_entry(p=[3]), "p", pr) == At(None, 11)
+    assert read_index_list(_entry(p="4,3"), "other", pr) is None
+    assert [u.reason for u in pr.items] == ["expected a string", "expected a string"]
+
+
+def test_ports_of_a_switch_hold_one_watchdog_and_priority_tuple_per_value() -> None:
+    """Ports configured alike hold one Watchdog and one PFC tuple (read once, not per port),
+    equal to what each port's own would be."""
+    import json
+
+    from rocetune.model import Watchdog
+    from rocetune.platforms.sonic.parse import parse_text
+
+    names = [f"Ethernet{4 * i}" for i in range(4)]
+    db = {
+        "PORT": {n: {"mtu": "9100", "speed": "100000", "admin_status": "up"} for n in names},
+        "PORT_QOS_MAP": {n: {"pfc_enable": "4,3"} for n in names},
+        "PFC_WD": {
+            n: {"detection_time": "200", "restoration_time": str(200 if i < 3 else 400)}
+            for i, n in enumerate(names)
+        },
+    }
+    ports = parse_text(json.dumps(db, indent=1), "db.json", "s1", None).device.ports
+    wds = [ports[n].watchdog for n in names]
+    assert wds[0] is wds[1] is wds[2]
+    assert wds[0] == Watchdog(enabled=True, detection_ms=200, restoration_ms=200, action="drop")
+    assert wds[3] is not None
+    assert wds[3].restoration_ms == 400
+    assert len({id(ports[n].pfc_tx) for n in names}) == 1
+    assert ports[names[0]].pfc_tx == (3, 4)
+    assert wds[0].model_fields_set == wds[3].model_fields_set

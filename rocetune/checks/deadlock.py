@@ -206,7 +206,9 @@ def _classify(
     if da is None or db is None or da.kind != "switch" or db.kind != "switch":
         return
     inputs = (link, da, db, tiers, ctx.intent)
-    notes, edge = per_device(("RT708 link",), inputs, lambda: _link_part(link, ctx, da, db, tiers))
+    notes, edge = per_device(
+        ("RT708 link",), inputs, lambda: _link_part(link, ctx, da, db, tiers), keep=True
+    )
     yield from notes
     if edge is not None:
         graph.add(link, *edge)

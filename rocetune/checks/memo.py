@@ -143,13 +143,22 @@ def base_of(devices: Mapping[str, object]) -> _Base | None:
     return got[1] if got is not None and got[0] is devices else None
 
 
-def per_device(what: tuple[object, ...], inputs: tuple[object, ...], compute: Callable[[], T]) -> T:
+def per_device(
+    what: tuple[object, ...],
+    inputs: tuple[object, ...],
+    compute: Callable[[], T],
+    *,
+    keep: bool = False,
+) -> T:
     """``compute()``, reused for the same ``what`` (plain values: which rule part) and the
-    same ``inputs`` objects (identity) inside :func:`shared_per_device`."""
+    same ``inputs`` objects (identity) inside :func:`shared_per_device`. Inside
+    :func:`keeping`, kept when ``inputs`` include the fabric's devices, or with ``keep``: a
+    part of one device or link of that fabric (its objects), which a plan's re-checks of
+    fabrics that replace other devices meet again."""
     memo = _MEMO.get()
     if memo is None:
         keeping = _KEEPING.get()
-        if keeping is None or not any(x is keeping.devices for x in inputs):
+        if keeping is None or not (keep or any(x is keeping.devices for x in inputs)):
             return compute()
         memo = keeping.entries
     key = (*what, *map(id, inputs))

@@ -12,6 +12,7 @@ import gc
 import random
 import weakref
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,7 +20,7 @@ from benchmarks.fabricgen import generate
 from benchmarks.plan_scale import inventory
 from rocetune import api
 from rocetune.api import audits
-from rocetune.checks import memo, uniform_state
+from rocetune.checks import deadlock, memo, uniform_state
 from rocetune.checks.fabric_uniform import FabricUniformOptions
 from rocetune.checks.registry import all_rules
 from rocetune.engine import Selection, recheck, run_checks, select_rules
@@ -65,6 +66,14 @@ def test_rechecks_from_the_audits_run_equal_those_made_afresh(
         return real(cls, *args)
 
     monkeypatch.setattr(uniform_state.Compared, "fresh", classmethod(counted))
+    parts = [0]
+    real_part = deadlock._link_part
+
+    def part(*args: Any) -> Any:
+        parts[0] += 1
+        return real_part(*args)
+
+    monkeypatch.setattr(deadlock, "_link_part", part)
     rng = random.Random(seed)
     made = generate(tmp_path / "fabric", rng.choice([0.01, 0.02]), hosts=rng.random() < 0.7)
     for path in (made.inventory, inventory(tmp_path, 9)):
@@ -84,7 +93,7 @@ def test_rechecks_from_the_audits_run_equal_those_made_afresh(
         after = [with_devices(fabric, {n: _edited(fabric, n, rng)}) for n in names]
         runs = []
         for start in (got, None):
-            fresh[0] = 0
+            fresh[0] = parts[0] = 0
             out = []
             with memo.shared_per_device(start):
                 for name, other in zip(names, after, strict=True):
@@ -92,10 +101,14 @@ def test_rechecks_from_the_audits_run_equal_those_made_afresh(
                     only = frozenset({name, *near.get(name, ())})
                     before_f, after_f = recheck(fabric, other, rules, None, (prov, prov), only=only)
                     out.append((_seen(before_f), _seen(after_f)))
-            runs.append((out, fresh[0]))
-        (handed, fresh_handed), (alone, fresh_alone) = runs
+            runs.append((out, fresh[0], parts[0]))
+        (handed, fresh_handed, parts_handed), (alone, fresh_alone, parts_alone) = runs
         assert handed == alone
         assert fresh_alone > fresh_handed  # the audited fabric's comparisons were handed over
+        if "RT708 link" in kinds:  # and its switch links' RT708 parts (a fabric with any)
+            assert parts_handed < parts_alone
+        else:
+            assert parts_handed == parts_alone == 0
 
 
 def _fixes(path: Path, cache: Path, **kwargs: object) -> dict[str, tuple[str, ...]]:

@@ -12,7 +12,8 @@ Usage (from the repository root; takes minutes at full size, run it under ``nice
 Each size is written by benchmarks/fabricgen.py (SONiC config_db.json and NVUE YAML
 switches, linux_host snapshot directories). Each measurement runs in a fresh child process
 (imports are not timed) and the sizes are measured interleaved (1x, 4x, 1x, 4x, ...) so that
-a change in machine load hits both alike. With ``--repeat N`` the bare parse runs once more
+a change in machine load hits both alike; every file is read once before the first
+measurement, so none of them reads from disk. With ``--repeat N`` the bare parse runs once more
 after the last audit, and each audit is compared with the mean of the bare parses just
 before and after it (printed per repetition, with their median). Measured per size:
 
@@ -207,11 +208,22 @@ def generate(workdir: Path, label: str, scale: float, hosts: bool | None, heavy:
     return root, gen, size
 
 
+def warm_files(root: Path) -> None:
+    """Read every file of a size once, untimed: the first measurement would otherwise read
+    from disk (a fabric just generated or reused from ``--workdir``), and the bare parse,
+    which runs first, measured 14.2 s of CPU against 10.6 s with the files in memory."""
+    for paths in files_of(root).values():
+        for path in paths:
+            path.read_bytes()
+
+
 def run(
     workdir: Path, sizes: list[tuple[str, float, bool]], modes: list[str], repeat: int, hosts: Any
 ) -> list[dict[str, Any]]:
     """Generate every size, then measure the modes, sizes interleaved."""
     made = [(label, *generate(workdir, label, s, hosts, heavy)) for label, s, heavy in sizes]
+    for _label, root, _, _ in made:
+        warm_files(root)
     runs: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for _ in range(repeat):
         for mode in modes:

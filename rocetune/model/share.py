@@ -103,7 +103,7 @@ class Sharer:
                 if shared is not value:
                     self.shared += 1
             elif kind is dict or isinstance(value, BaseModel):
-                shared = self.value(value)
+                shared = self._first_seen(value, ident)[0]
             elif kind is tuple:  # PFC priorities: equal on every port (48 bytes each)
                 if not value:
                     continue
@@ -134,15 +134,20 @@ class Sharer:
                 return value, True
             known = self._seen.get(ident)
             if known is None:
-                shared, ok = self._share_new(value)
-                if ok and shared is value:
-                    self._pooled[ident] = value
-                    return value, True
-                known = self._seen[ident] = (value, shared, ok)
-            elif known[1] is not value:
+                return self._first_seen(value, ident)
+            if known[1] is not value:
                 self.shared += 1
             return known[1], known[2]
         return self._share_new(value)
+
+    def _first_seen(self, value: Any, ident: int) -> tuple[Any, bool]:
+        """:meth:`_share` of a dict or model met for the first time (not pooled, not seen)."""
+        shared, ok = self._share_new(value)
+        if ok and shared is value:
+            self._pooled[ident] = value
+            return value, True
+        self._seen[ident] = (value, shared, ok)
+        return shared, ok
 
     def _share_new(self, value: Any) -> tuple[Any, bool]:
         key = self._key(value)

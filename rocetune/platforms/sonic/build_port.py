@@ -50,6 +50,7 @@ nothing applies to the port):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from rocetune.model import BufferProfile, EcnProfile, Port, Scheduler, Trust, Watchdog
 from rocetune.platforms.common.construct import construct
@@ -120,7 +121,7 @@ def build_port(ctx: Ctx, name: str, wd_default: WatchdogDefault) -> Port:
         "pfc_rx": pfc_rx,
         "pfc_tx": pfc_tx,
         "link_pause": False,
-        "watchdog": ctx.same.model(_watchdog(ctx, name, pfc_tx, wd_default)),
+        "watchdog": _watchdog(ctx, name, pfc_tx, wd_default),
         "ecn": _ecn(ctx, name),
         "schedulers": _schedulers(ctx, name),
         "pg_buffers": _buffers(ctx, name, "pg_buffers", "BUFFER_PG", ctx.cfg.pg_bindings),
@@ -226,6 +227,12 @@ def _wd_priorities(ctx: Ctx, name: str) -> tuple[int, ...] | None:
     return qos.pfcwd_sw_enable.value
 
 
+def _made_watchdog(ctx: Ctx, **values: Any) -> Watchdog:
+    """``Watchdog(**values)``, one per distinct set of values on the device, validated once
+    (the ports of a switch nearly all have the same watchdog)."""
+    return ctx.same.make(("watchdog", *values.items()), lambda: Watchdog(**values))
+
+
 def _watchdog(
     ctx: Ctx, name: str, pfc_tx: tuple[int, ...] | None, default: WatchdogDefault
 ) -> Watchdog | None:
@@ -233,7 +240,8 @@ def _watchdog(
     wd = ctx.cfg.watchdogs.get(name)
     if wd is not None:
         ctx.leaf(path, wd.line)
-        return ctx.watchdog(
+        return _made_watchdog(
+            ctx,
             enabled=True,
             detection_ms=value_of(wd.detection),
             restoration_ms=value_of(wd.restoration),
@@ -242,15 +250,16 @@ def _watchdog(
         )
     if default.running:
         ctx.leaf(path, ctx.cfg.table_lines.get("PFC_WD", default.line))
-        return ctx.watchdog(enabled=False)
+        return _made_watchdog(ctx, enabled=False)
     if default.status == "enable":
         if pfc_tx is None:
             return None
         ctx.leaf(path, default.line)
         if not pfc_tx:
-            return ctx.watchdog(enabled=False, runtime_default=True)
+            return _made_watchdog(ctx, enabled=False, runtime_default=True)
         ms = float(DEFAULT_WD_MS * default.multiplier)
-        return ctx.watchdog(
+        return _made_watchdog(
+            ctx,
             enabled=True,
             detection_ms=ms,
             restoration_ms=ms,
@@ -260,10 +269,10 @@ def _watchdog(
         )
     if default.status == "disable":
         ctx.leaf(path, default.line)
-        return ctx.watchdog(enabled=False, runtime_default=True)
+        return _made_watchdog(ctx, enabled=False, runtime_default=True)
     if "PFC_WD" in ctx.cfg.present:
         ctx.leaf(path, ctx.cfg.table_lines.get("PFC_WD"))
-        return ctx.watchdog(enabled=False)
+        return _made_watchdog(ctx, enabled=False)
     return None
 
 

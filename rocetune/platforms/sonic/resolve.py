@@ -22,9 +22,8 @@ Decisions:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
-from rocetune.model import BufferProfile, EcnProfile, Scheduler, Watchdog
+from rocetune.model import BufferProfile, EcnProfile, Scheduler
 from rocetune.model.device import SchedulerKind
 from rocetune.platforms.base import Provenance, SourceRef
 from rocetune.platforms.common.construct import Same
@@ -72,7 +71,6 @@ class Ctx:
     _ecn: dict[str, EcnProfile] = field(default_factory=dict)
     _sched: dict[str, Scheduler] = field(default_factory=dict)
     _buf: dict[str, BufferProfile] = field(default_factory=dict)
-    _wd: dict[tuple[tuple[str, object], ...], Watchdog] = field(default_factory=dict)
     _tables: dict[int, dict[str, SourceRef]] = field(default_factory=dict)
     _keep: list[object] = field(default_factory=list)
     _leaves: list[tuple[str, int | None]] = field(default_factory=list)
@@ -131,15 +129,6 @@ class Ctx:
             self.missing(table, ref.value, ref.line)
             return Bound(True, line=ref.line)
         return Bound(True, found.values, ref.line, found.lines)  # read only: the Port copies it
-
-    def watchdog(self, **values: Any) -> Watchdog:
-        """``Watchdog(**values)``, one object per distinct set of values (validated once;
-        the ports of a switch nearly all have the same watchdog)."""
-        key = tuple(values.items())
-        found = self._wd.get(key)
-        if found is None:
-            found = self._wd[key] = Watchdog(**values)
-        return found
 
     def ecn_profile(self, ref: At[str | None]) -> EcnProfile:
         """The EcnProfile a QUEUE wred_profile names."""

@@ -54,12 +54,8 @@ class Model(BaseModel):
         if not self.model_config.get("frozen"):
             return
         names = self.__pydantic_fields_set__
-        key = frozenset(names)
-        shared = _FIELD_SETS.get(key)
-        if shared is None:
-            if len(_FIELD_SETS) < _FIELD_SETS_MAX:
-                _FIELD_SETS[key] = names
-        elif shared is not names:
+        shared = shared_fields_set(names)
+        if shared is not names:
             object.__setattr__(self, "__pydantic_fields_set__", shared)
         layout = self._key_shared
         if layout is not None:
@@ -76,6 +72,18 @@ class Model(BaseModel):
         values = state.get("__dict__", {})
         layout = self._key_shared
         setattr_(self, "__dict__", values if layout is None else _keyed(values, *layout))
+
+
+def shared_fields_set(names: set[str]) -> set[str]:
+    """The set of explicitly set field names equal to ``names`` that models share (``names``
+    itself when it is the first such set, or when too many sets are kept already)."""
+    key = frozenset(names)
+    shared = _FIELD_SETS.get(key)
+    if shared is None:
+        if len(_FIELD_SETS) < _FIELD_SETS_MAX:
+            _FIELD_SETS[key] = names
+        return names
+    return shared
 
 
 def _rehome(model: BaseModel, template: dict[str, Any], names: tuple[str, ...]) -> None:

@@ -18,6 +18,7 @@ import pytest
 from pydantic import ValidationError, create_model
 
 from rocetune.model.base import Model
+from rocetune.model.construct import unvalidated
 from rocetune.model.device import BufferProfile, EcnProfile, NicPort, Port, Watchdog
 from rocetune.model.finding import Finding
 from rocetune.model.keyshare import key_shared_template
@@ -111,6 +112,22 @@ def test_hashable_models_hash_alike() -> None:
         plain = make()
     _same(make(), plain)
     assert {make(), plain} == {plain}
+
+
+def test_unvalidated_models_are_the_validated_ones_key_shared_too() -> None:
+    """rocetune.model.construct does Model.model_post_init's work itself: the same values,
+    field set (the shared object) and dict layout as a validated model."""
+    port = _port()
+    given = {name: getattr(port, name) for name in port.model_fields_set}
+    made = unvalidated(Port, given)
+    _same(made, port)
+    assert made.model_fields_set is port.model_fields_set
+    finding = Finding(code="RT000", name="missing-data", severity="info", message="m", device="d")
+    made_finding = unvalidated(Finding, {k: getattr(finding, k) for k in finding.model_fields_set})
+    _same(made_finding, finding)
+    if CPYTHON_311:
+        assert sys.getsizeof(made.__dict__) == sys.getsizeof(port.__dict__)
+        assert sys.getsizeof(made.__dict__) < sys.getsizeof(dict(made.__dict__)) // 2
 
 
 def test_model_construct_without_every_field_keeps_its_own_dict() -> None:

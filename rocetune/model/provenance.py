@@ -236,9 +236,9 @@ class Provenance:
         """Shape -> the codes of the node of that shape packed last, and its pattern if that
         one was not pooled (yet)."""
         self._patterns: dict[tuple[int, ...], tuple[int, ...]] = {}
-        self._chains: dict[tuple[_Shape, tuple[str, ...]], _Shape | None] = {}
+        self._chains: dict[tuple[_Shape, tuple[str, ...]], _Shape] = {}
         """(shape, leaves) -> the shape reached by adding the leaves in order, each new
-        and in an order seen before (None: another one; see :meth:`add_leaves`)."""
+        and in an order seen before (see :meth:`add_leaves`)."""
         for path, ref in (refs or {}).items():
             self.set(path, ref.file, ref.line)
 
@@ -649,11 +649,10 @@ class Provenance:
         shape = node.shape
         end = None
         if shape is not None:
-            try:
-                end = self._chains[shape, leaves]
-            except KeyError:
-                end = _walk(shape, leaves)
-                if len(self._chains) < _CHAINS_MAX:
+            end = self._chains.get((shape, leaves))
+            if end is None:
+                end = _walk(shape, leaves)  # (not kept when None: add_many may make it)
+                if end is not None and len(self._chains) < _CHAINS_MAX:
                     self._chains[shape, leaves] = end
         if end is None:
             self.add_many(parent, file, list(zip(leaves, lines, strict=True)))

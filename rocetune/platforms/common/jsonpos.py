@@ -296,8 +296,8 @@ def _line_scan(text: str, value: dict[str, Any], depth: int = -1) -> JsonNode | 
     newlines between one and the next); placing them is one Python step per key. A value
     nested more than ``depth`` objects deep (negative: any depth) is not placed.
     """
-    if '\\"' in text or _SPACED_COLON.search(text):
-        return None
+    if ("\\" in text and '\\"' in text) or _SPACED_COLON.search(text):
+        return None  # (a one-character search first: a two-character one is ~100x slower)
     lines = accumulate(chain.from_iterable(_newlines_before_keys(text)), initial=1)
     next(lines)  # the first line, before any key
     try:

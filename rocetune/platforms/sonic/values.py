@@ -211,6 +211,11 @@ def read_choice(
 
 def read_ref(entry: Entry, name: str, table: str, pr: Problems) -> At[str | None] | None:
     """A reference to an entry of ``table``: ``name`` or the old form ``[TABLE|name]``."""
+    raw = entry.fields.get(name)
+    if type(raw) is str:  # nearly every reference: a name, read without another call
+        value = raw.strip()
+        if value and value[0] != "[":
+            return At(value, entry.line_of(name))
     text = read_text(entry, name, pr)
     if text is None or text.value is None:
         return text

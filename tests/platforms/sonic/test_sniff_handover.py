@@ -8,10 +8,12 @@ the text again. What the parse gives, errors and their lines included, is the sa
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from benchmarks.fabricgen import sonic_config
+from rocetune import inputs
 from rocetune.errors import ParseError
 from rocetune.load import load_device
 from rocetune.platforms.common import jsonpos
@@ -89,3 +91,23 @@ def test_errors_keep_their_lines(text: str) -> None:
         SONIC.parse(_snapshot(text), "sw", "leaf")
     assert str(sniffed.value) == str(alone.value)
     assert (sniffed.value.line, sniffed.value.column) == (alone.value.line, alone.value.column)
+
+
+@pytest.mark.parametrize("platform", ["sonic", None])
+def test_a_saved_file_is_read_once(
+    platform: str | None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """load reads a saved config once: the text it sniffed is the snapshot's."""
+    reads: list[str] = []
+    real = inputs.read_bytes
+
+    def counted(path: Path | str, **kwargs: Any) -> bytes:
+        reads.append(str(path))
+        return real(path, **kwargs)
+
+    monkeypatch.setattr(inputs, "read_bytes", counted)
+    path = tmp_path / "config_db.json"
+    path.write_text(CONFIG, encoding="utf-8")
+    loaded = load_device("leaf0", path, platform, "leaf")
+    assert loaded.result is not None
+    assert reads.count(str(path)) == 1

@@ -65,7 +65,7 @@ def _sniff(path: Path, text: str) -> Found | str | None:
 
     found = detect(str(path), text)
     if found.driver is not None and found.command is not None:
-        return found.driver, read_single_file(path, found.command)
+        return found.driver, read_single_file(path, found.command, text)
     if found.ambiguous:
         return (
             f"cannot tell the platform of {path}: it reads as {found.summary()}; set"
@@ -98,7 +98,7 @@ def read_file(path: Path, platform: str | None) -> Found | str:
     if command is None:
         _check_forced(path, body, platform)
         command = driver.commands()[0]
-    return driver, read_single_file(path, command)
+    return driver, read_single_file(path, command, body)  # not read again
 
 
 def _check_forced(path: Path, body: str, platform: str) -> None:

@@ -228,12 +228,15 @@ def _path_order(entry: os.DirEntry[str]) -> str:
     return entry.name.lower() if os.name == "nt" else entry.name
 
 
-def read_single_file(path: Path, as_command: Command) -> Snapshot:
-    """Read one saved config file as if it were the output of ``as_command``."""
-    if not path.is_file():
-        why = "not a regular file" if path.exists() else "snapshot file does not exist"
-        raise SnapshotError(why, file=path)
-    source = SourceFile(path=str(path), text=read_text(path))
+def read_single_file(path: Path, as_command: Command, text: str | None = None) -> Snapshot:
+    """Read one saved config file as if it were the output of ``as_command`` (``text``: its
+    content, read already)."""
+    if text is None:
+        if not path.is_file():
+            why = "not a regular file" if path.exists() else "snapshot file does not exist"
+            raise SnapshotError(why, file=path)
+        text = read_text(path)
+    source = SourceFile(path=str(path), text=text)
     return Snapshot(files={as_command.filename: source}, origin=str(path))
 
 

@@ -44,6 +44,8 @@ _GROUP_MASK = (1 << _GROUP_BITS) - 1
 _SHAPES_MAX = 4096
 """Shapes per Provenance at most: then new parents keep dicts of their own (bounded memory
 on any input)."""
+_CHAINS_MAX = 1024
+"""Walks along the shapes kept per Provenance at most (see :meth:`Provenance.add_leaves`)."""
 
 
 def _cut(path: str) -> tuple[int, str, Leaf]:
@@ -112,6 +114,18 @@ class _Shape:
         return nxt
 
 
+def _walk(shape: _Shape, leaves: Iterable[Leaf]) -> _Shape | None:
+    """The shape reached from ``shape`` when each leaf takes the next slot, as
+    :meth:`Provenance.add_many` adds it; None when a leaf is not one a shape before was
+    extended by (new to this chain, or recorded already)."""
+    for leaf in leaves:
+        nxt = shape.next.get(leaf)
+        if nxt is None:
+            return None
+        shape = nxt
+    return shape
+
+
 class _Node:
     """The leaves recorded under one parent path: a shared shape and its codes, or a dict.
 
@@ -176,6 +190,7 @@ class Provenance:
     """
 
     __slots__ = (
+        "_chains",
         "_count",
         "_file_no",
         "_files",
@@ -221,6 +236,9 @@ class Provenance:
         """Shape -> the codes of the node of that shape packed last, and its pattern if that
         one was not pooled (yet)."""
         self._patterns: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self._chains: dict[tuple[_Shape, tuple[str, ...]], _Shape] = {}
+        """(shape, leaves) -> the shape reached by adding the leaves in order, each new
+        and in an order seen before (see :meth:`add_leaves`)."""
         for path, ref in (refs or {}).items():
             self.set(path, ref.file, ref.line)
 
@@ -601,6 +619,47 @@ class Provenance:
             self._put(table, key, leaf, file, line, overwrite=False)  # every other case
             codes = node.codes  # _record may have replaced the node's array
             number = self._file_no.get(file)
+
+    def add_leaves(
+        self, parent: str, file: str, leaves: tuple[str, ...], lines: Sequence[int | None]
+    ) -> None:
+        """``add_many(parent, file, zip(leaves, lines))`` for the leaves of a member that
+        come as those of members before it (the ports of a switch configured alike): where
+        each leaf takes the next slot of a shape seen before, the walk along the shapes is
+        looked up once per (shape, leaves) and the codes are made in one go; anything else
+        goes to :meth:`add_many`."""
+        start = 6 if parent.startswith("ports.") else 5 if parent.startswith("nics.") else -1
+        number = self._file_no.get(file)
+        if (
+            start < 0
+            or parent.find(".", start) != len(parent) - 1
+            or number is None
+            or not leaves
+            or None in lines
+            or len(lines) != len(leaves)
+        ):
+            self.add_many(parent, file, list(zip(leaves, lines, strict=True)))
+            return
+        known: Sequence[int] = lines  # type: ignore[assignment]  # no None (checked above)
+        if min(known) < 0 or max(known) >= _MAX_LINE:
+            self.add_many(parent, file, list(zip(leaves, lines, strict=True)))
+            return
+        table, key = self._tables[0 if start == 6 else 1], parent[start:-1]
+        node = self._opened(table, key)
+        shape = node.shape
+        end = None
+        if shape is not None:
+            end = self._chains.get((shape, leaves))
+            if end is None:
+                end = _walk(shape, leaves)  # (not kept when None: add_many may make it)
+                if end is not None and len(self._chains) < _CHAINS_MAX:
+                    self._chains[shape, leaves] = end
+        if end is None:
+            self.add_many(parent, file, list(zip(leaves, lines, strict=True)))
+            return
+        node.shape = end
+        node.codes.extend([(line + 1) << _FILE_BITS | number for line in known])
+        self._count += len(leaves)
 
     def set(self, path: str, file: str, line: int | None) -> None:
         """Record where ``path`` was defined (overwrite)."""

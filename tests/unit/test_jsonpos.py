@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
 from rocetune.errors import ParseError
+from rocetune.platforms.common import jsonpos
 from rocetune.platforms.common.jsonpos import parse_json
 
 DOC = """{
@@ -58,3 +60,35 @@ def test_errors_carry_line_and_column(text: str, line: int, col: int) -> None:
 def test_deep_nesting_is_an_error_not_a_crash() -> None:
     with pytest.raises(ParseError, match="too deep"):
         parse_json("[" * 5000 + "]" * 5000, "deep.json")
+
+
+def _lines(doc: Any) -> dict[tuple[str | int, ...], int]:
+    lines: dict[tuple[str | int, ...], int] = doc.lines
+    return lines
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{\n "PORT": {\n  "Ethernet0": {"mtu": "9100"}\n }\n}\n',
+        '{"a": {"b": 1}, "a": {"c": 2}}',  # a duplicate key: placed by the token scan
+        '{"a": [1, {"b": 2}]}',  # an array
+        '{"k\\"q": {"x": 1}}',  # an escaped quote
+        "{" + '"a": {' * 40 + "}" * 40 + "}",  # deeper than a decoded value is taken
+        "{" + '"a": {' * 250 + "}" * 250 + "}",
+    ],
+)
+def test_a_value_decoded_elsewhere_gives_the_same_document(text: str) -> None:
+    """parse_json takes a value json.loads gave for the text (a sniff's) as its own."""
+    alone = parse_json(text, "x.json")
+    handed = parse_json(text, "x.json", decoded=json.loads(text))
+    assert handed.value == alone.value
+    assert _lines(handed) == _lines(alone)
+    assert handed.duplicates == alone.duplicates
+
+
+def test_a_value_decoded_elsewhere_is_not_decoded_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = '{\n "PORT": {\n  "Ethernet0": {"mtu": "9100"}\n }\n}\n'
+    value = json.loads(text)
+    monkeypatch.setattr(jsonpos, "_decode", lambda text, file: pytest.fail("decoded again"))
+    assert parse_json(text, "x.json", decoded=value).value is value

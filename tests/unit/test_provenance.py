@@ -146,6 +146,47 @@ def test_add_many_records_what_adds_one_by_one_record() -> None:
                 assert many.lookup(parent + leaf) == one.lookup(parent + leaf)
 
 
+def test_add_leaves_records_what_add_many_records() -> None:
+    """``add_leaves(parent, file, leaves, lines)`` == ``add_many(parent, file, zip(...))``,
+    whether its walk along the shapes is taken (the same leaves again) or not."""
+    rng = random.Random(13)
+    parents = [
+        "ports.Ethernet0.",
+        "ports.Ethernet4.",
+        "ports.Ethernet1/1.10.",
+        "nics.mlx5_0.",
+        "x.",
+    ]
+    kinds = [("mtu", "pfc_rx", "ecn.3"), ("mtu", "pfc_rx"), ("a", "a"), ("ecn.3", "mtu"), ()]
+    for _ in range(300):
+        ops = []
+        for _ in range(rng.randint(1, 12)):
+            leaves = rng.choice(kinds)
+            lines = [rng.choice([None, 0, 1, 7, 4096, 1 << 50]) for _ in leaves]
+            if rng.random() < 0.7:
+                lines = [rng.randint(1, 500) for _ in leaves]
+            ops.append((rng.choice(parents), rng.choice(["a.conf", "b.json"]), leaves, lines))
+        many, shaped = Provenance(), Provenance()
+        for parent, file, leaves, lines in ops:
+            many.add(parent + "own", file, 3)
+            shaped.add(parent + "own", file, 3)
+            many.add_many(parent, file, list(zip(leaves, lines, strict=True)))
+            shaped.add_leaves(parent, file, leaves, lines)
+        assert list(shaped.items()) == list(many.items())
+        assert len(shaped.refs) == len(many.refs)
+        assert pickle.loads(pickle.dumps(shaped)) == many
+
+
+def test_add_leaves_takes_the_walk_of_ports_recorded_alike() -> None:
+    prov = Provenance()
+    leaves = ("mtu", "pfc_rx", "ecn.3")
+    for p in range(8):
+        prov.add_leaves(f"ports.Ethernet{p}.", "cfg", leaves, [10 * p, 10 * p + 1, 10 * p + 5])
+    assert len(prov._chains) == 1  # the first port made the shapes; the others walked once
+    assert len({id(prov._node_of(node).shape) for node in prov._tables[0].values()}) == 1
+    assert prov.lookup("ports.Ethernet5.ecn.3") == SourceRef("cfg", 55)
+
+
 def test_add_runs_records_what_adds_one_by_one_record() -> None:
     """``add_runs(parent, fields)`` == ``add(parent + field, file, line)`` in order, also when
     the file changes between fields and back."""

@@ -2,7 +2,8 @@
 
 Modules: :mod:`.commands` (what to collect), :mod:`.detect` (recognise a saved file),
 :mod:`.tables` (JSON -> raw tables), ``norm_*`` + :mod:`.shape` (typed SONiC shape),
-:mod:`.resolve`, :mod:`.build_port`, :mod:`.build` (-> model), :mod:`.parse` (entry point),
+:mod:`.resolve`, :mod:`.build_port`, :mod:`.alike` (ports configured alike), :mod:`.build`
+(-> model), :mod:`.parse` (entry point),
 :mod:`.asic` (ASIC family), :mod:`.pfc_priority` (the optional ``show pfc priority``). The
 semantics decisions are in each module's docstring.
 """

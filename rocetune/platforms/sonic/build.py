@@ -32,12 +32,12 @@ import re
 from functools import lru_cache
 
 from rocetune.model import BufferPool, Port
+from rocetune.platforms.sonic.alike import PortMemo
 from rocetune.platforms.sonic.asic import asic_family
 from rocetune.platforms.sonic.build_port import (
     DEFAULT_WD_MS,
     DEFAULT_WD_PORTS,
     WatchdogDefault,
-    build_port,
 )
 from rocetune.platforms.sonic.resolve import Ctx, int_of, value_of
 from rocetune.platforms.sonic.shape import PoolCfg, QosMapDef, SonicConfig
@@ -107,8 +107,10 @@ def build_ports(ctx: Ctx, *, running: bool = False) -> tuple[dict[str, Port], fl
     default = watchdog_default(ctx, count, running=running)
     # No per-port rocetune.model.share.built: build_port makes no copies to free (it hands
     # every port of the device the same objects, rocetune.platforms.common.construct); the
-    # run shares the device's values once it is parsed.
-    ports = {name: build_port(ctx, name, default) for name in names}
+    # run shares the device's values once it is parsed. Ports configured alike are built
+    # from the first of their kind (.alike).
+    memo = PortMemo(ctx, default)
+    ports = {name: memo.port(name) for name in names}
     return ports, poll_ms(ctx, default)
 
 

@@ -54,7 +54,7 @@ from typing import Any
 
 from rocetune.model import BufferProfile, EcnProfile, Port, Scheduler, Trust, Watchdog
 from rocetune.platforms.common.construct import construct
-from rocetune.platforms.sonic.resolve import Bound, Ctx, value_of
+from rocetune.platforms.sonic.resolve import Bound, Ctx, Lined, value_of
 from rocetune.platforms.sonic.shape import BindingCfg
 from rocetune.platforms.sonic.values import At
 
@@ -90,6 +90,17 @@ class WatchdogDefault:
 
 def build_port(ctx: Ctx, name: str, wd_default: WatchdogDefault) -> Port:
     """Assemble one model Port and record its provenance."""
+    return construct(Port, port_values(ctx, name, wd_default))
+
+
+def port_values(ctx: Ctx, name: str, wd_default: WatchdogDefault) -> dict[str, Any]:
+    """The field values of one model Port (its provenance recorded).
+
+    Reads the port's own data only from the tables of :mod:`.shape` keyed by its name
+    (``ports``, ``port_refs``, ``port_qos``, ``queues``, ``pg_bindings``,
+    ``queue_bindings``, ``watchdogs``, ``cable``) and gives :meth:`Ctx.leaf` the entry or
+    field each line is read from: :mod:`.alike` builds the ports configured alike from one
+    of them by that (tests/platforms/sonic/test_alike.py)."""
     cfg = ctx.cfg
     port_cfg = cfg.ports.get(name)
     path = f"ports.{name}"
@@ -99,13 +110,14 @@ def build_port(ctx: Ctx, name: str, wd_default: WatchdogDefault) -> Port:
     speed = port_cfg.speed if port_cfg else None
     mtu = port_cfg.mtu if port_cfg else None
     admin = port_cfg.admin_up if port_cfg else None
+    admin_src: Lined | None = admin
     if port_cfg is not None and admin is None and wd_default.running:
-        admin = At(False, port_cfg.line)
+        admin, admin_src = At(False, port_cfg.line), port_cfg
     fec = port_cfg.fec if port_cfg else None
-    for fname, item in (("speed_mbps", speed), ("mtu", mtu), ("admin_up", admin), ("fec", fec)):
-        ctx.leaf(fname, item.line if item else None)
+    for fname, item in (("speed_mbps", speed), ("mtu", mtu), ("admin_up", admin_src), ("fec", fec)):
+        ctx.leaf(fname, item)
     cable = cfg.cable.get(name)
-    ctx.leaf("cable_length_m", cable.line if cable else None)
+    ctx.leaf("cable_length_m", cable)
     values = {
         "name": name,
         "speed_mbps": speed.value if speed else None,
@@ -136,7 +148,7 @@ def build_port(ctx: Ctx, name: str, wd_default: WatchdogDefault) -> Port:
         "dscp_rewrite_on_ingress": True,
     }
     ctx.port_done(name)
-    return construct(Port, values)
+    return values
 
 
 def _dscp_rewrite(ctx: Ctx, name: str) -> dict[int, int] | None:
@@ -148,7 +160,7 @@ def _dscp_rewrite(ctx: Ctx, name: str) -> dict[int, int] | None:
 def _map_field(
     ctx: Ctx, name: str, attr: str, bound: Bound, unbound: dict[int, int]
 ) -> dict[int, int] | None:
-    ctx.leaf(attr, bound.line)
+    ctx.leaf(attr, bound.src)
     if not bound.bound:
         return ctx.same.value(("unbound", *unbound.items()), dict(unbound))
     ctx.ref_map(f"ports.{name}.{attr}", bound.lines)
@@ -163,12 +175,12 @@ def classify(ctx: Ctx, name: str) -> Classification:
     dscp = ctx.qos_map(name, "dscp_to_tc_map")
     dot1p = ctx.qos_map(name, "dot1p_to_tc_map")
     out.trust = _trust(dscp.bound, dot1p.bound)
-    ctx.leaf("trust", dscp.line if dscp.bound else dot1p.line)
+    ctx.leaf("trust", dscp.src if dscp.bound else dot1p.src)
     out.dscp_to_priority = _map_field(ctx, name, "dscp_to_priority", dscp, {})
     if dscp.bound:
         identity = _identity_for(dscp.values)
         out.priority_to_tc = ctx.same.value(("identity", id(dscp.values)), identity)  # cfg's map
-        ctx.leaf("priority_to_tc", dscp.line)
+        ctx.leaf("priority_to_tc", dscp.src)
     else:
         out.priority_to_tc = _map_field(ctx, name, "priority_to_tc", dot1p, {})
     out.tc_to_pg = _bound_map(ctx, name, "tc_to_pg", "tc_to_pg_map", {})
@@ -209,14 +221,14 @@ def _pfc(ctx: Ctx, name: str) -> tuple[tuple[int, ...] | None, tuple[int, ...] |
     qos = cfg.port_qos.get(name)
     enable = qos.pfc_enable if qos is not None else None
     tx: tuple[int, ...] | None = () if enable is None else enable.value
-    line = enable.line if enable is not None else (qos.line if qos is not None else None)
-    ctx.leaf("pfc_tx", line)
+    src: Lined | None = enable if enable is not None else qos
+    ctx.leaf("pfc_tx", src)
     port_cfg = cfg.ports.get(name)
     asym = port_cfg.pfc_asym if port_cfg is not None else None
     if asym is None or asym.value is False:
-        ctx.leaf("pfc_rx", line)
+        ctx.leaf("pfc_rx", src)
         return tx, tx
-    ctx.leaf("pfc_rx", asym.line)
+    ctx.leaf("pfc_rx", asym)
     return (ALL_PRIORITIES if asym.value else None), tx
 
 
@@ -239,7 +251,7 @@ def _watchdog(
     path = "watchdog"
     wd = ctx.cfg.watchdogs.get(name)
     if wd is not None:
-        ctx.leaf(path, wd.line)
+        ctx.leaf(path, wd)
         return _made_watchdog(
             ctx,
             enabled=True,
@@ -249,12 +261,12 @@ def _watchdog(
             priorities=_wd_priorities(ctx, name),
         )
     if default.running:
-        ctx.leaf(path, ctx.cfg.table_lines.get("PFC_WD", default.line))
+        ctx.leaf_at(path, ctx.cfg.table_lines.get("PFC_WD", default.line))
         return _made_watchdog(ctx, enabled=False)
     if default.status == "enable":
         if pfc_tx is None:
             return None
-        ctx.leaf(path, default.line)
+        ctx.leaf_at(path, default.line)
         if not pfc_tx:
             return _made_watchdog(ctx, enabled=False, runtime_default=True)
         ms = float(DEFAULT_WD_MS * default.multiplier)
@@ -268,10 +280,10 @@ def _watchdog(
             runtime_default=True,
         )
     if default.status == "disable":
-        ctx.leaf(path, default.line)
+        ctx.leaf_at(path, default.line)
         return _made_watchdog(ctx, enabled=False, runtime_default=True)
     if "PFC_WD" in ctx.cfg.present:
-        ctx.leaf(path, ctx.cfg.table_lines.get("PFC_WD"))
+        ctx.leaf_at(path, ctx.cfg.table_lines.get("PFC_WD"))
         return _made_watchdog(ctx, enabled=False)
     return None
 
@@ -285,9 +297,9 @@ def _ecn(ctx: Ctx, name: str) -> dict[int, EcnProfile] | None:
     for q, queue in sorted(ctx.cfg.queues.get(name, {}).items()):
         if queue.wred_profile is not None:
             out[q] = ctx.ecn_profile(queue.wred_profile)
-            ctx.leaf(f"{parent}.{q}", queue.line)
+            ctx.leaf(f"{parent}.{q}", queue)
             if not recorded and queue.line is not None:
-                ctx.leaf(parent, queue.line)
+                ctx.leaf(parent, queue)
                 recorded = True
     return ctx.same.table("ecn", out)
 
@@ -301,9 +313,9 @@ def _schedulers(ctx: Ctx, name: str) -> dict[int, Scheduler] | None:
     for q, queue in sorted(ctx.cfg.queues.get(name, {}).items()):
         if queue.scheduler is not None:
             out[q] = ctx.scheduler(queue.scheduler)
-            ctx.leaf(f"{parent}.{q}", queue.line)
+            ctx.leaf(f"{parent}.{q}", queue)
             if not recorded and queue.line is not None:
-                ctx.leaf(parent, queue.line)
+                ctx.leaf(parent, queue)
                 recorded = True
     return ctx.same.table("schedulers", out)
 
@@ -318,8 +330,8 @@ def _buffers(
     recorded = False
     for i, binding in sorted(bindings.get(name, {}).items()):
         out[i] = ctx.buffer_profile(binding.profile)
-        ctx.leaf(f"{parent}.{i}", binding.line)
+        ctx.leaf(f"{parent}.{i}", binding)
         if not recorded and binding.line is not None:
-            ctx.leaf(parent, binding.line)
+            ctx.leaf(parent, binding)
             recorded = True
     return ctx.same.table(attr, out)

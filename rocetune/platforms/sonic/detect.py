@@ -7,12 +7,16 @@ looked into. ``platform_qos.json`` (QOS_CAPABILITY_TABLE only), ``pg_profile_loo
 CLI outputs and YAML are not. A file that is meant to be CONFIG_DB but is not valid JSON is
 still claimed when a known table key appears in it, so the parser can report the JSON error
 with its line instead of the file being skipped. Detection never raises.
+
+A file claimed as CONFIG_DB is usually parsed next: the document its sniff decoded is handed
+over to that parse (:func:`handed_over`), which then does not decode the same text again.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from rocetune.platforms.sonic.tables import FACT_TABLES, MODELLED
 
@@ -67,6 +71,10 @@ _CAPTURE = re.compile(
 )
 """Commands that print CONFIG_DB JSON (the command line of a pasted capture)."""
 _SCAN_LIMIT = 4_000_000
+_HANDED: dict[str, tuple[str, Any]] = {}
+"""The document the last claiming sniff decoded, as (text, value): taken by the parse that
+reads that text (``dict.pop``: by one parse only, even across threads, since the tables
+hold the document's own dicts), replaced by the next claim; at most one document."""
 
 
 def _has_table(obj: dict[object, object]) -> bool:
@@ -133,8 +141,35 @@ def looks_like_config_db(text: str) -> bool:
     body = json_body(text).lstrip("\ufeff \t\r\n")
     if not body.startswith(("{", "[")):
         return False
+    constants: list[str] = []
     try:
-        value = json.loads(body)
+        value = json.loads(body, parse_constant=lambda word: _constant(word, constants))
     except (ValueError, RecursionError):
         return _KEY.search(body, 0, _SCAN_LIMIT) is not None
-    return _is_config_db(value)
+    claimed = _is_config_db(value)
+    if claimed and not constants:  # the parse rejects NaN/Infinity (with their line)
+        _HANDED["last"] = (body, value)
+    return claimed
+
+
+def _constant(word: str, seen: list[str]) -> float:
+    """``NaN``, ``Infinity``, ``-Infinity`` as :func:`json.loads` reads them, remembered."""
+    seen.append(word)
+    return float(word)
+
+
+def handed_over(text: str) -> Any:
+    """What :func:`json.loads` gives for ``text`` when the last claiming sniff decoded the
+    same document (JSON white space before it aside) and no parse took it yet, else
+    :data:`NOT_HANDED`; taken once."""
+    got = _HANDED.pop("last", None)
+    if got is None:
+        return NOT_HANDED
+    body, value = got
+    if text is body or text.lstrip(" \t\n\r") == body:
+        return value
+    return NOT_HANDED
+
+
+NOT_HANDED: Any = object()
+"""No document handed over (:func:`handed_over`)."""

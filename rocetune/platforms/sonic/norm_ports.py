@@ -23,6 +23,7 @@ Decisions:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from rocetune.platforms.sonic.shape import PortCfg, SonicConfig, WatchdogCfg
 from rocetune.platforms.sonic.tables import Entry, RawDb
@@ -74,11 +75,16 @@ def _port(entry: Entry, pr: Problems) -> PortCfg:
     port.alias = read_text(entry, "alias", pr)
     port.lanes = _lanes(entry, pr)
     for name in entry.fields:
-        if name not in _PORT_KNOWN:
-            lowered = name.lower()
-            if any(w in lowered for w in _PORT_QOS_WORDS):
-                pr.unknown_field(entry, name)
+        if name not in _PORT_KNOWN and _qos_looking(name):
+            pr.unknown_field(entry, name)
     return port
+
+
+@lru_cache(maxsize=1024)
+def _qos_looking(name: str) -> bool:
+    """A PORT field whose name looks QoS-related (cached: every port has the same fields)."""
+    lowered = name.lower()
+    return any(w in lowered for w in _PORT_QOS_WORDS)
 
 
 def _lanes(entry: Entry, pr: Problems) -> At[int | None] | None:
@@ -86,13 +92,21 @@ def _lanes(entry: Entry, pr: Problems) -> At[int | None] | None:
     text = read_text(entry, "lanes", pr)
     if text is None or text.value is None:
         return None
-    items = [item.strip() for item in text.value.split(",")]
-    if not all(item.isdigit() for item in items):
+    count = _lane_count(text.value)
+    if count is None:
         pr.add(
             f"{entry.item} lanes={text.value}", "expected lane numbers such as 0,1,2,3", text.line
         )
         return None
-    return At(len(items), text.line)
+    return At(count, text.line)
+
+
+@lru_cache(maxsize=8192)
+def _lane_count(text: str) -> int | None:
+    """The comma-separated lane numbers of ``text``; None when one is not a number (cached:
+    the switches of a fabric list the same lanes)."""
+    items = [item.strip() for item in text.split(",")]
+    return len(items) if all(item.isdigit() for item in items) else None
 
 
 def _metadata(db: RawDb, cfg: SonicConfig) -> None:

@@ -165,12 +165,17 @@ def _port_qos(entry: Entry, cfg: SonicConfig, pr: Problems) -> None:
             pr.unknown_field(entry, name)
     parsed.pfc_enable = read_index_list(entry, "pfc_enable", pr)
     parsed.pfcwd_sw_enable = read_index_list(entry, "pfcwd_sw_enable", pr)
-    for port in split_names(entry.key):
+    ports = split_names(entry.key)
+    for port in ports:
         cfg.note_port(port, "PORT_QOS_MAP", entry.line)
         old = cfg.port_qos.get(port)
         if old is None:
-            cfg.port_qos[port] = PortQosCfg(
-                parsed.line, dict(parsed.maps), parsed.pfc_enable, parsed.pfcwd_sw_enable
+            cfg.port_qos[port] = (
+                parsed  # one port (nearly every key): its own, no copy
+                if len(ports) == 1
+                else PortQosCfg(
+                    parsed.line, dict(parsed.maps), parsed.pfc_enable, parsed.pfcwd_sw_enable
+                )
             )
             continue
         pr.add(f"{entry.item}", f"{port} is also configured by another entry", entry.line)

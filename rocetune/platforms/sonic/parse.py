@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from rocetune.errors import ParseError
 from rocetune.model import BufferPool, Device, Port, Unparsed
 from rocetune.platforms.base import ParseResult, Provenance
-from rocetune.platforms.common.jsonpos import parse_json
+from rocetune.platforms.common.jsonpos import NOT_DECODED, parse_json
 from rocetune.platforms.common.lldpctl import with_lldp
 from rocetune.platforms.common.unparsed import account
 from rocetune.platforms.sonic.bindings import bind_referenced
@@ -43,7 +43,7 @@ from rocetune.platforms.sonic.build import (
 )
 from rocetune.platforms.sonic.chassis import bind_system_ports
 from rocetune.platforms.sonic.commands import CONFIG_DB, LLDP, PFC_PRIORITY
-from rocetune.platforms.sonic.detect import json_body
+from rocetune.platforms.sonic.detect import NOT_HANDED, handed_over, json_body
 from rocetune.platforms.sonic.norm_buffers import normalise_buffers
 from rocetune.platforms.sonic.norm_ports import normalise_ports
 from rocetune.platforms.sonic.norm_qos import normalise_qos
@@ -90,7 +90,9 @@ def read_configs(text: str, file: str) -> tuple[list[SonicConfig], Problems]:
 def read(text: str, file: str, pr: Problems) -> list[RawDb]:
     """Read stage: CONFIG_DB JSON text -> raw tables with lines, one set per namespace (ASIC
     namespaces first); ParseError when it is not JSON."""
-    doc = parse_json(json_body(text), file)
+    body = json_body(text)
+    decoded = handed_over(body.lstrip("\ufeff"))  # what the sniff decoded, when it did
+    doc = parse_json(body, file, decoded=NOT_DECODED if decoded is NOT_HANDED else decoded)
     return sorted(read_document(doc, pr), key=_namespace_order)
 
 

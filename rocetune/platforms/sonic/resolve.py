@@ -22,6 +22,7 @@ Decisions:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from rocetune.model import BufferProfile, EcnProfile, Scheduler
 from rocetune.model.device import SchedulerKind
@@ -35,6 +36,16 @@ _KINDS: dict[str, SchedulerKind] = {"strict": "strict", "dwrr": "dwrr", "wrr": "
 _MARKS_GREEN = frozenset({"ecn_green", "ecn_green_yellow", "ecn_green_red", "ecn_all"})
 
 
+class Lined(Protocol):
+    """What a port's field was read from: anything with the line it was written on (an
+    :class:`~.values.At`, a ``*Cfg`` of :mod:`.shape`)."""
+
+    @property
+    def line(self) -> int | None:
+        """The line (None: not known)."""
+        ...
+
+
 @dataclass(frozen=True)
 class Bound:
     """A PORT_QOS_MAP map binding as seen by one port."""
@@ -42,8 +53,14 @@ class Bound:
     bound: bool
     values: dict[int, int] | None = None
     """The map contents; None when bound to a map that cannot be read."""
-    line: int | None = None
+    src: Lined | None = None
+    """What the binding was read from (its line is the binding's)."""
     lines: dict[int, int | None] = field(default_factory=dict)
+
+    @property
+    def line(self) -> int | None:
+        """The line of the binding."""
+        return None if self.src is None else self.src.line
 
 
 def value_of(item: At[int | None] | At[float | None] | None) -> float | None:
@@ -74,6 +91,13 @@ class Ctx:
     _tables: dict[int, dict[str, SourceRef]] = field(default_factory=dict)
     _keep: list[object] = field(default_factory=list)
     _leaves: list[tuple[str, int | None]] = field(default_factory=list)
+    trace: list[Lined | None] | None = None
+    """While a port is traced (:mod:`.alike`): what each kept leaf's line was read from
+    (None: a line of the device, :meth:`leaf_at`), in the order of the leaves."""
+    traced_maps: list[tuple[str, dict[str, SourceRef]]] = field(default_factory=list)
+    """While a port is traced: the map tables :meth:`ref_map` recorded, by path."""
+    traced_leaves: list[tuple[str, int | None]] = field(default_factory=list)
+    """The leaves :meth:`port_done` recorded last (while a port is traced)."""
     same: Same = field(default_factory=Same)
     """One object per distinct value handed to ports (built with
     :func:`~rocetune.platforms.common.construct.construct`: the run's sharer finds them by
@@ -84,16 +108,31 @@ class Ctx:
         if line is not None:
             self.prov.add(path, self.file, line)
 
-    def leaf(self, leaf: str, line: int | None) -> None:
-        """Record the line of a field of the port being built (``ports.NAME.`` + ``leaf``):
-        kept until :meth:`port_done` records them all at once (first record wins)."""
+    def leaf(self, leaf: str, src: Lined | None) -> None:
+        """Record the line of a field of the port being built (``ports.NAME.`` + ``leaf``),
+        read from ``src`` (the port's own entry or field, or one of the device): kept until
+        :meth:`port_done` records them all at once (first record wins)."""
+        if src is not None:
+            line = src.line
+            if line is not None:
+                self._leaves.append((leaf, line))
+                if self.trace is not None:
+                    self.trace.append(src)
+
+    def leaf_at(self, leaf: str, line: int | None) -> None:
+        """:meth:`leaf` for a line of the device (a table's, DEVICE_METADATA's): the same
+        line whichever port is built."""
         if line is not None:
             self._leaves.append((leaf, line))
+            if self.trace is not None:
+                self.trace.append(None)
 
     def port_done(self, name: str) -> None:
         """Record the lines of the port's fields :meth:`leaf` kept, in their order."""
         if self._leaves:
             self.prov.add_many(f"ports.{name}.", self.file, self._leaves)
+            if self.trace is not None:
+                self.traced_leaves = self._leaves
             self._leaves = []
 
     def ref_map(self, path: str, lines: dict[int, int | None]) -> None:
@@ -103,6 +142,8 @@ class Ctx:
             table = self._tables[id(lines)] = self.prov.table(self.file, lines)
             self._keep.append(lines)  # keeps id(lines) unique while the table is cached
         self.prov.add_map(path, table)
+        if self.trace is not None:
+            self.traced_maps.append((path, table))
 
     def missing(self, table: str, name: str, line: int | None) -> None:
         """Report a reference to an entry that is not in the file."""
@@ -120,15 +161,15 @@ class Ctx:
         if ref is None and field_name == "dscp_to_tc_map":
             ref = self.cfg.global_dscp
         if ref is None:
-            return Bound(False, line=qos.line if qos is not None else None)
+            return Bound(False, src=qos)
         if ref.value is None:
-            return Bound(True, line=ref.line)
+            return Bound(True, src=ref)
         table = MAP_TABLES[field_name]
         found = self.cfg.maps.get(table, {}).get(ref.value)
         if found is None:
             self.missing(table, ref.value, ref.line)
-            return Bound(True, line=ref.line)
-        return Bound(True, found.values, ref.line, found.lines)  # read only: the Port copies it
+            return Bound(True, src=ref)
+        return Bound(True, found.values, ref, found.lines)  # read only: the Port copies it
 
     def ecn_profile(self, ref: At[str | None]) -> EcnProfile:
         """The EcnProfile a QUEUE wred_profile names."""

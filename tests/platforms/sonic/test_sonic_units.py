@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+import pickle
+
 import pytest
 
 from rocetune.platforms.sonic import PLATFORM as SONIC
@@ -222,3 +225,19 @@ def test_ports_of_a_switch_hold_one_watchdog_and_priority_tuple_per_value() -> N
     assert len({id(ports[n].pfc_tx) for n in names}) == 1
     assert ports[names[0]].pfc_tx == (3, 4)
     assert wds[0].model_fields_set == wds[3].model_fields_set
+
+
+def test_at_is_a_frozen_value_with_its_line() -> None:
+    """At sets its slots itself (faster than a frozen dataclass's __init__) and stays what a
+    frozen dataclass is: equal by value and line, hashable, immutable, picklable."""
+    at = At("x", 3)
+    assert (at.value, at.line) == ("x", 3)
+    assert at == At("x", 3)
+    assert at != At("x", 4)
+    assert hash(at) == hash(At("x", 3))
+    assert repr(at) == "At(value='x', line=3)"
+    assert At(value=None, line=None).value is None
+    assert pickle.loads(pickle.dumps(at)) == at
+    assert [f.name for f in dataclasses.fields(At)] == ["value", "line"]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        at.value = "y"  # type: ignore[misc]

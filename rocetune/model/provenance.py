@@ -628,6 +628,14 @@ class Provenance:
         each leaf takes the next slot of a shape seen before, the walk along the shapes is
         looked up once per (shape, leaves) and the codes are made in one go; anything else
         goes to :meth:`add_many`."""
+        if not self._along_shapes(parent, file, leaves, lines):
+            self.add_many(parent, file, list(zip(leaves, lines, strict=True)))
+
+    def _along_shapes(
+        self, parent: str, file: str, leaves: tuple[str, ...], lines: Sequence[int | None]
+    ) -> bool:
+        """:meth:`add_leaves` where the leaves walk a chain of shapes seen before (False:
+        nothing recorded, :meth:`add_many` must do it)."""
         start = 6 if parent.startswith("ports.") else 5 if parent.startswith("nics.") else -1
         number = self._file_no.get(file)
         if (
@@ -638,28 +646,26 @@ class Provenance:
             or None in lines
             or len(lines) != len(leaves)
         ):
-            self.add_many(parent, file, list(zip(leaves, lines, strict=True)))
-            return
+            return False
         known: Sequence[int] = lines  # type: ignore[assignment]  # no None (checked above)
         if min(known) < 0 or max(known) >= _MAX_LINE:
-            self.add_many(parent, file, list(zip(leaves, lines, strict=True)))
-            return
+            return False
         table, key = self._tables[0 if start == 6 else 1], parent[start:-1]
         node = self._opened(table, key)
         shape = node.shape
-        end = None
-        if shape is not None:
-            end = self._chains.get((shape, leaves))
-            if end is None:
-                end = _walk(shape, leaves)  # (not kept when None: add_many may make it)
-                if end is not None and len(self._chains) < _CHAINS_MAX:
-                    self._chains[shape, leaves] = end
+        if shape is None:
+            return False
+        end = self._chains.get((shape, leaves))
         if end is None:
-            self.add_many(parent, file, list(zip(leaves, lines, strict=True)))
-            return
+            end = _walk(shape, leaves)  # (not kept when None: add_many may make it)
+            if end is None:
+                return False
+            if len(self._chains) < _CHAINS_MAX:
+                self._chains[shape, leaves] = end
         node.shape = end
         node.codes.extend([(line + 1) << _FILE_BITS | number for line in known])
         self._count += len(leaves)
+        return True
 
     def set(self, path: str, file: str, line: int | None) -> None:
         """Record where ``path`` was defined (overwrite)."""

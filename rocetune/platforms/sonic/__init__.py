@@ -3,9 +3,9 @@
 Modules: :mod:`.commands` (what to collect), :mod:`.detect` (recognise a saved file),
 :mod:`.tables` (JSON -> raw tables), ``norm_*`` + :mod:`.shape` (typed SONiC shape),
 :mod:`.resolve`, :mod:`.build_port`, :mod:`.alike` (ports configured alike), :mod:`.build`
-(-> model), :mod:`.parse` (entry point),
-:mod:`.asic` (ASIC family), :mod:`.pfc_priority` (the optional ``show pfc priority``). The
-semantics decisions are in each module's docstring.
+(-> model), :mod:`.parse` (entry point), :mod:`.asic` (ASIC family), :mod:`.pfc_priority`
+(the optional ``show pfc priority``). The semantics decisions are in each module's
+docstring.
 """
 
 from __future__ import annotations

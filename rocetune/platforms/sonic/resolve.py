@@ -57,11 +57,6 @@ class Bound:
     """What the binding was read from (its line is the binding's)."""
     lines: dict[int, int | None] = field(default_factory=dict)
 
-    @property
-    def line(self) -> int | None:
-        """The line of the binding."""
-        return None if self.src is None else self.src.line
-
 
 def value_of(item: At[int | None] | At[float | None] | None) -> float | None:
     """The number of a tri-state field as a float (None when absent or invalid)."""

@@ -19,6 +19,7 @@ from __future__ import annotations
 import textwrap
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
 
 import click
@@ -66,14 +67,23 @@ def _wrap(text: str, indent: str, width: int | None, hanging: str | None = None)
     room = max(width, MIN_WIDTH)
     if len(indent) + len(text) <= room and _one_line(text):
         return [indent + text]  # what textwrap gives a line that fits, without its cost
-    return textwrap.wrap(
+    return list(_wrapped(text, indent, room, indent if hanging is None else hanging))
+
+
+@lru_cache(maxsize=4096)
+def _wrapped(text: str, indent: str, room: int, hanging: str) -> tuple[str, ...]:
+    """``textwrap.wrap`` of a line that does not fit (remembered: the hosts of a fleet have
+    the same long coverage lines in the same words, and wrapping them was a fifth of the
+    report's rendering)."""
+    lines = textwrap.wrap(
         text,
         width=room,
         initial_indent=indent,
-        subsequent_indent=indent if hanging is None else hanging,
+        subsequent_indent=hanging,
         break_long_words=False,
         break_on_hyphens=False,
-    ) or [indent.rstrip()]
+    )
+    return tuple(lines) or (indent.rstrip(),)
 
 
 def _one_line(text: str) -> bool:

@@ -198,3 +198,17 @@ def test_wrap_of_a_line_that_fits_is_textwraps(text: str, indent: str, width: in
         break_on_hyphens=False,
     ) or [indent.rstrip()]
     assert _wrap(text, indent, width, hanging=indent + "  ") == expected
+
+
+def test_a_remembered_wrap_is_a_new_list_each_time() -> None:
+    """Callers extend the lines they get: a long line wrapped twice gives equal lists that
+    are not the same object (the remembered wrap is not changed through them)."""
+    from rocetune.report.text import _wrap
+
+    text = "word " * 40 + "end"
+    first = _wrap(text, "    ", 40, hanging="      ")
+    assert len(first) > 1
+    first.append("extra")
+    again = _wrap(text, "    ", 40, hanging="      ")
+    assert again == first[:-1]
+    assert again is not _wrap(text, "    ", 40, hanging="      ")

@@ -177,7 +177,7 @@ class PortMemo:
         ctx, cfg = self.ctx, self.ctx.cfg
         port = cfg.ports.get(name)
         parent = f"ports.{name}"
-        ctx.ref(parent, port.line if port else cfg.port_refs.get(name, ("", None))[1])
+        ctx.port_ref(name, port.line if port else cfg.port_refs.get(name, ("", None))[1])
         prov = ctx.prov
         for path, table in template.maps:
             prov.add_map(f"{parent}.{path}", table)

@@ -191,3 +191,17 @@ def test_the_kind_covers_every_field_of_a_port() -> None:
     assert port == {*alike.PORT_FIELDS, *alike.PORT_OWN}
     watchdog = {f.name for f in dataclasses.fields(WatchdogCfg)} - {"line"}
     assert watchdog == set(alike.WATCHDOG_FIELDS)
+
+
+def test_a_port_provenance_node_is_keyed_by_the_model_name() -> None:
+    """Ports record their own path through ``Provenance.add_member``: the node of a port
+    is keyed by the Port's name string itself (one string per port held, not a copy cut
+    from a path), whether built from a template or alone."""
+    text = json.dumps(_config(4), indent=4)
+    for memo in (True, False):
+        parsed = _parse(text, memo=memo)
+        table = parsed.provenance._tables[0]
+        for name, port in parsed.device.ports.items():
+            key = next(k for k in table if k == name)
+            assert key is port.name
+            assert parsed.provenance.lookup(f"ports.{name}") is not None

@@ -152,6 +152,42 @@ class _Node:
             yield leaf, codes[slot]
 
 
+class _Unspelled:
+    """The pattern of a node whose packing was ruled out without spelling it (see
+    :meth:`Provenance._pack`): spelled only when the next node of its shape may have it.
+    Holds copies of the codes it is spelled from as they were then: either node may be
+    recorded again before the next one comes."""
+
+    __slots__ = ("codes", "template")
+
+    def __init__(self, codes: array[int], template: array[int]) -> None:
+        self.codes = codes[:]
+        self.template = template[:]
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def slot(self, i: int) -> int:
+        """The pattern's code of slot ``i`` (as :meth:`Provenance._pack` spells it)."""
+        c = self.codes[i]
+        return c << 1 if c == self.template[i] else (c - self.codes[0]) << 1 | 1
+
+    def spelled(self) -> tuple[int, ...]:
+        """The whole pattern (the tuple :meth:`Provenance._pack` would have made)."""
+        base = self.codes[0]
+        pairs = zip(self.codes, self.template, strict=True)
+        return tuple([c << 1 if c == t else (c - base) << 1 | 1 for c, t in pairs])
+
+
+_Pattern = tuple[int, ...] | _Unspelled
+"""The pattern of the node of a shape packed last (:attr:`Provenance._recent`)."""
+
+
+def _slot(pattern: _Pattern, i: int) -> int:
+    """Slot ``i`` of a pattern, spelled or not."""
+    return pattern.slot(i) if isinstance(pattern, _Unspelled) else pattern[i]
+
+
 _Entry = _Node | int
 """What a table holds per key: a node, or a packed node (an int)."""
 
@@ -232,7 +268,7 @@ class Provenance:
         """The (shape, pattern) pairs of packed nodes, by number."""
         self._group_no: dict[tuple[int, int], int] = {}
         """(id of the shape, id of the pattern) -> its number in :attr:`_groups`."""
-        self._recent: dict[_Shape, tuple[array[int], tuple[int, ...] | None]] = {}
+        self._recent: dict[_Shape, tuple[array[int], _Pattern | None]] = {}
         """Shape -> the codes of the node of that shape packed last, and its pattern if that
         one was not pooled (yet)."""
         self._patterns: dict[tuple[int, ...], tuple[int, ...]] = {}
@@ -428,6 +464,14 @@ class Provenance:
         made per port and dropped for the pooled one stayed in CPython's free list of its
         size (one per port, ~200 bytes, held until the end of the run).
 
+        While no pattern is pooled, a node can only be packed when its pattern is the one
+        of the node before, so one slot (the last) that differs rules it out: the pattern is
+        not spelled then, only kept to be spelled when the next node may have it
+        (:class:`_Unspelled`). Where ports are not written in one block of lines each (a
+        SONiC port's lines are spread over its tables, at distances that differ per port),
+        no node is ever packed: this made every one cost ~5 us (a list and a tuple of all
+        its codes); the nodes packed, and how, are the same either way.
+
         Returns the packed node (an int: its first code and the number of its shape and
         pattern; no node object, ~100 bytes a port), None when it stays as it is."""
         shape, codes = node.shape, node.codes
@@ -437,9 +481,17 @@ class Provenance:
         self._recent[shape] = (codes, None)
         if recent is None:
             return None
-        template, candidate = recent
+        template, before = recent
         if len(template) != len(codes):  # that node was recorded again since: grew
             return None
+        if not self._patterns:  # only the pattern of the node before can be pooled
+            last = len(codes) - 1
+            code = codes[last]
+            probe = code << 1 if code == template[last] else (code - codes[0]) << 1 | 1
+            if before is None or len(before) != len(codes) or _slot(before, last) != probe:
+                self._recent[shape] = (codes, _Unspelled(codes, template))
+                return None
+        candidate = before.spelled() if isinstance(before, _Unspelled) else before
         base = codes[0]
         pairs = zip(codes, template, strict=True)
         spelled = [c << 1 if c == t else (c - base) << 1 | 1 for c, t in pairs]

@@ -369,3 +369,69 @@ def test_ports_recorded_alike_cost_an_int_each() -> None:
     nodes = [node for node in prov._tables[0].values() if type(node) is not int]
     assert len(nodes) <= 3  # the first two (no pattern yet) and the open one
     assert len(prov._groups) == 1
+
+
+def _mixed_port_ops(seed: int) -> list[tuple[str, str, str, int | None]]:
+    """Ports written in one block each (packable) and ports whose lines are spread over
+    tables at distances that differ per port (a SONiC port: never packable), in runs, with
+    ports recorded again in between (overwrites and new fields of a port already packed or
+    already compared)."""
+    rng = random.Random(seed)
+    ops: list[tuple[str, str, str, int | None]] = []
+    fields = ["mtu", "speed_mbps", "trust", "dscp_to_priority", "ecn.3", "watchdog.action"]
+    block = rng.random() < 0.5
+    for p in range(rng.randint(2, 150)):
+        if rng.random() < 0.1:
+            block = not block
+        own = 100 + 9 * p
+        ops.append(("add", f"ports.Ethernet{p}", "cfg", own))
+        for i, leaf in enumerate(fields):
+            line = own + 1 + i if block else 5000 * (i + 1) + p * (3 + i) + rng.randrange(4)
+            if leaf == "dscp_to_priority":
+                line = 5  # a global map's line, the same for every port
+            ops.append(("add", f"ports.Ethernet{p}.{leaf}", "cfg", line))
+        if rng.random() < 0.15:
+            q = rng.randrange(p + 1)
+            leaf = rng.choice(["mtu", "trust", "fec", "ecn.3"])
+            line = rng.choice([100 + 9 * q + 1, rng.randrange(1, 10**5)])
+            ops.append((rng.choice(["add", "set"]), f"ports.Ethernet{q}.{leaf}", "cfg", line))
+    return ops
+
+
+def _layout(prov: Provenance) -> object:
+    """What a Provenance keeps per port: packed (its int) or its shape's leaves and codes,
+    and the (shape, pattern) pairs the ints number."""
+
+    def leaves(shape: object) -> object:
+        return None if shape is None else list(shape.leaves())  # type: ignore[attr-defined]
+
+    nodes = [
+        (key, node if type(node) is int else (leaves(node.shape), list(node.codes), node.own))
+        for key, node in prov._tables[0].items()
+    ]
+    return nodes, [(leaves(shape), pattern) for shape, pattern in prov._groups]
+
+
+def test_packing_ruled_out_by_one_slot_packs_what_spelling_every_pattern_packs() -> None:
+    """``_pack`` rules a node out by its last slot while no pattern is pooled (ports whose
+    lines are spread over tables never pack, and were spelled in full each): the nodes
+    packed, their ints and the pooled patterns are those of a Provenance that spells every
+    pattern (one with a pattern pooled that no node has, which turns the shortcut off)."""
+    packed = unspelled = 0
+    for seed in range(60):
+        ops = _mixed_port_ops(seed)
+        prov, spelling = Provenance(), Provenance()
+        spelling._patterns[(-1,)] = (-1,)  # never a node's pattern: every node spelled
+        for op, path, file, line in ops:
+            getattr(prov, op)(path, file, line)
+            getattr(spelling, op)(path, file, line)
+            unspelled += any(
+                isinstance(p, provenance_module._Unspelled) for _, p in prov._recent.values()
+            )
+        prov.add("x", "cfg", 1)  # the last port is packed when another node opens
+        spelling.add("x", "cfg", 1)
+        assert _layout(prov) == _layout(spelling)
+        assert dict(prov.items()) == _reference([*ops, ("add", "x", "cfg", 1)])
+        packed += sum(type(node) is int for node in prov._tables[0].values())
+    assert packed > 1000
+    assert unspelled > 1000

@@ -103,8 +103,7 @@ def port_values(ctx: Ctx, name: str, wd_default: WatchdogDefault) -> dict[str, A
     of them by that (tests/platforms/sonic/test_alike.py)."""
     cfg = ctx.cfg
     port_cfg = cfg.ports.get(name)
-    path = f"ports.{name}"
-    ctx.ref(path, port_cfg.line if port_cfg else cfg.port_refs.get(name, ("", None))[1])
+    ctx.port_ref(name, port_cfg.line if port_cfg else cfg.port_refs.get(name, ("", None))[1])
     cls = classify(ctx, name)
     pfc_rx, pfc_tx = _pfc(ctx, name)
     speed = port_cfg.speed if port_cfg else None

@@ -107,14 +107,16 @@ def _binding(
     profile = read_ref(entry, "profile", "BUFFER_PROFILE", pr)
     if profile is None:
         pr.add(entry.item, "no profile field", entry.line)
-    for name in entry.fields:
-        if name != "profile":
-            pr.unknown_field(entry, name)
+    if profile is None or len(entry.fields) > 1:  # (only a profile, as a rule: no loop)
+        for name in entry.fields:
+            if name != "profile":
+                pr.unknown_field(entry, name)
     ports, indexes = where
+    line = entry.line
     for port in ports:
-        cfg.note_port(port, entry.table, entry.line)
+        cfg.note_port(port, entry.table, line)
         per_port = into.setdefault(port, {})
         for i in indexes:
             if i in per_port:
-                pr.add(entry.item, f"index {i} of {port} is also set by another key", entry.line)
-            per_port[i] = BindingCfg(entry.line, profile)
+                pr.add(entry.item, f"index {i} of {port} is also set by another key", line)
+            per_port[i] = BindingCfg(line, profile)

@@ -91,6 +91,7 @@ _WRED_OTHER = frozenset(
     for f in ("min_threshold", "max_threshold", "drop_probability")
 ) | {"wred_yellow_enable", "wred_red_enable"}
 _PFC_FIELDS = ("pfc_enable", "pfcwd_sw_enable")
+_QUEUE_FIELDS = frozenset({"scheduler", "wred_profile"})
 _DSCP_MODES = {"pipe": "pipe", "uniform": "uniform"}
 _TUNNEL_NOT_QOS = frozenset({"tunnel_type", "src_ip", "dst_ip", "ttl_mode"})
 _TUNNEL_READ = frozenset(
@@ -191,17 +192,19 @@ def _queue(entry: Entry, cfg: SonicConfig, pr: Problems) -> None:
         return
     scheduler = read_ref(entry, "scheduler", "SCHEDULER", pr)
     wred = read_ref(entry, "wred_profile", "WRED_PROFILE", pr)
-    for name in entry.fields:
-        if name not in {"scheduler", "wred_profile"}:
-            pr.unknown_field(entry, name)
+    if len(entry.fields) > (scheduler is not None) + (wred is not None):  # another field
+        for name in entry.fields:
+            if name not in _QUEUE_FIELDS:
+                pr.unknown_field(entry, name)
     ports, indexes = where
+    line = entry.line
     for port in ports:
-        cfg.note_port(port, "QUEUE", entry.line)
+        cfg.note_port(port, "QUEUE", line)
         per_port = cfg.queues.setdefault(port, {})
         for q in indexes:
             if q in per_port:
-                pr.add(entry.item, f"queue {q} of {port} is also set by another key", entry.line)
-            per_port[q] = QueueCfg(entry.line, scheduler, wred)
+                pr.add(entry.item, f"queue {q} of {port} is also set by another key", line)
+            per_port[q] = QueueCfg(line, scheduler, wred)
 
 
 def _scheduler(entry: Entry, pr: Problems) -> SchedulerCfg:

@@ -103,6 +103,13 @@ class Ctx:
         if line is not None:
             self.prov.add(path, self.file, line)
 
+    def port_ref(self, name: str, line: int | None) -> None:
+        """:meth:`ref` of the port ``name`` itself (``ports.<name>``): its provenance node is
+        keyed by ``name``, the model's own string (no path of each port made and split
+        again, no string per port held: :meth:`Provenance.add_member`)."""
+        if line is not None:
+            self.prov.add_member("ports.", name, self.file, line)
+
     def leaf(self, leaf: str, src: Lined | None) -> None:
         """Record the line of a field of the port being built (``ports.NAME.`` + ``leaf``),
         read from ``src`` (the port's own entry or field, or one of the device): kept until

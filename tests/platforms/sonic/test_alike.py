@@ -20,7 +20,7 @@ from benchmarks.fabricgen import sonic_config
 from rocetune.platforms.common.construct import same
 from rocetune.platforms.enterprise_sonic import PLATFORM as ENTERPRISE_SONIC
 from rocetune.platforms.sonic import alike
-from rocetune.platforms.sonic.parse import parse_text
+from rocetune.platforms.sonic.parse import parse_text, read_configs
 from rocetune.platforms.sonic.shape import PortCfg, WatchdogCfg
 from rocetune.snapshot import read_single_file
 from tests.paths import ROOT
@@ -191,3 +191,40 @@ def test_the_kind_covers_every_field_of_a_port() -> None:
     assert port == {*alike.PORT_FIELDS, *alike.PORT_OWN}
     watchdog = {f.name for f in dataclasses.fields(WatchdogCfg)} - {"line"}
     assert watchdog == set(alike.WATCHDOG_FIELDS)
+
+
+def test_a_field_absent_and_a_field_unread_are_two_kinds() -> None:
+    """A port's kind tells a field that is not there from one that is but could not be
+    read (the second records a line): ports that differ only so are not built from one
+    template, and each equals the port built alone."""
+    doc = _config(8)
+    del doc["PORT"]["Ethernet4"]["mtu"]
+    doc["PORT"]["Ethernet8"]["mtu"] = "nine"
+    del doc["QUEUE"]["Ethernet12|3"]["scheduler"]
+    doc["QUEUE"]["Ethernet16|3"]["scheduler"] = ""
+    doc["BUFFER_PG"]["Ethernet20|3-4"] = {"x": "1"}
+    doc["PFC_WD"]["Ethernet24"]["action"] = "explode"
+    text = json.dumps(doc, indent=4)
+    kinds = [alike.own_data(_cfg(text), f"Ethernet{4 * i}") for i in range(8)]
+    assert all(own is not None for own in kinds)
+    assert len({own[0] for own in kinds if own is not None}) == 7  # Ethernet28 is Ethernet0's
+    _assert_alike_equals_alone(text)
+
+
+def test_a_port_provenance_node_is_keyed_by_the_model_name() -> None:
+    """Ports record their own path through ``Provenance.add_member``: the node of a port
+    is keyed by the Port's name string itself (one string per port held, not a copy cut
+    from a path), whether built from a template or alone."""
+    text = json.dumps(_config(4), indent=4)
+    for memo in (True, False):
+        parsed = _parse(text, memo=memo)
+        table = parsed.provenance._tables[0]
+        for name, port in parsed.device.ports.items():
+            key = next(k for k in table if k == name)
+            assert key is port.name
+            assert parsed.provenance.lookup(f"ports.{name}") is not None
+
+
+def _cfg(text: str) -> Any:
+    configs, _ = read_configs(text, "config_db.json")
+    return configs[0]

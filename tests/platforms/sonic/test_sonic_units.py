@@ -10,6 +10,7 @@ import pytest
 from rocetune.platforms.sonic import PLATFORM as SONIC
 from rocetune.platforms.sonic.asic import asic_family
 from rocetune.platforms.sonic.commands import CONFIG_DB, LLDP, PFC_PRIORITY
+from rocetune.platforms.sonic.parse import parse_text
 from rocetune.platforms.sonic.tables import Entry
 from rocetune.platforms.sonic.values import (
     At,
@@ -19,6 +20,7 @@ from rocetune.platforms.sonic.values import (
     read_index_list,
     read_int,
     read_ref,
+    read_text,
 )
 
 
@@ -241,3 +243,56 @@ def test_at_is_a_frozen_value_with_its_line() -> None:
     assert [f.name for f in dataclasses.fields(At)] == ["value", "line"]
     with pytest.raises(dataclasses.FrozenInstanceError):
         at.value = "y"  # type: ignore[misc]
+
+
+def test_readers_take_the_entry_line_for_a_field_without_one() -> None:
+    """The readers' fast paths (a string field, line_of inlined) give a field whose line is
+    None or not recorded the entry's line, as :meth:`Entry.line_of` does."""
+    pr = Problems("f")
+    entry = Entry("QUEUE", "Ethernet0|3", {"s": "a", "n": "7", "t": " x "}, 10, {"s": None})
+    assert read_ref(entry, "s", "SCHEDULER", pr) == At("a", 10)
+    assert read_int(entry, "n", pr) == At(7, 10)
+    assert read_text(entry, "t", pr) == At("x", 10)
+    entry.field_lines.update(s=3, n=4, t=5)
+    assert read_ref(entry, "s", "SCHEDULER", pr) == At("a", 3)
+    assert read_int(entry, "n", pr) == At(7, 4)
+    assert read_text(entry, "t", pr) == At("x", 5)
+    assert pr.items == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("-3", -3), ("007", 7), ("+3", None), ("3.0", None), ("1e3", None), ("", None), ("3 4", None)],
+)
+def test_read_int_of_each_text_twice(text: str, value: int | None) -> None:
+    """Integers are converted through a cache of texts: the second read of a text (cached)
+    gives what the first gives, and a text that is no integer is reported each time."""
+    for _ in range(2):
+        pr = Problems("f")
+        assert read_int(_entry(n=text), "n", pr) == At(value, 11)
+        assert [u.reason for u in pr.items] == (
+            [] if value is not None else ["expected an integer"]
+        )
+
+
+def test_unknown_fields_of_buffer_and_queue_bindings_are_reported() -> None:
+    """A BUFFER_PG/BUFFER_QUEUE/QUEUE entry with only the fields it binds reports nothing;
+    a field beside them (or in place of them) is reported (an entry with one field is read
+    without looking at its fields again)."""
+    text = """{
+      "BUFFER_PG": {"Ethernet0|3": {"profile": "p"}, "Ethernet4|3": {"profile": "p", "x": "1"},
+                    "Ethernet8|3": {"y": "1"}},
+      "BUFFER_QUEUE": {"Ethernet0|3": {"profile": "p"}, "Ethernet4|3": {"xq": "1"}},
+      "QUEUE": {"Ethernet0|3": {"scheduler": "s", "wred_profile": "w"},
+                "Ethernet4|3": {"scheduler": "s"}, "Ethernet8|3": {"wred_profile": "w", "z": "1"},
+                "Ethernet12|3": {"scheduler": "s", "wred_profile": "w", "zz": "1"}}
+    }"""
+    unparsed = parse_text(text, "f", "sw", None).device.unparsed
+    unknown = sorted(u.item for u in unparsed if "not modelled" in u.reason)
+    assert unknown == [
+        "BUFFER_PG|Ethernet4|3 x",
+        "BUFFER_PG|Ethernet8|3 y",
+        "BUFFER_QUEUE|Ethernet4|3 xq",
+        "QUEUE|Ethernet12|3 zz",
+        "QUEUE|Ethernet8|3 z",
+    ]

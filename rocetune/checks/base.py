@@ -120,15 +120,14 @@ class CheckContext:
     _memo: dict[tuple[object, ...], tuple[tuple[object, ...], object]] = field(
         default_factory=dict, repr=False
     )
+    intent: Intent = field(init=False, repr=False)
+    """The fabric's intent: a plain attribute set once, not a property (rules read it on
+    every port, well over a million times in a 1,000-switch audit; the fabric is frozen)."""
 
     def __post_init__(self) -> None:
+        self.intent = self.fabric.intent
         if not self._links_by_device:
             self._links_by_device = _links_index(self.fabric.links)
-
-    @property
-    def intent(self) -> Intent:
-        """The fabric's intent."""
-        return self.fabric.intent
 
     def in_focus(self, device: str | None) -> bool:
         """Whether a result on ``device`` is reported (:attr:`focus`; None: fabric-level)."""

@@ -14,7 +14,7 @@ features, the engine reports RT000 "could not verify" instead (see rocetune.engi
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Literal, TypeVar, cast
 
@@ -182,10 +182,11 @@ class CheckContext:
             self._scopes[device.name] = found
         return found
 
-    def memo(self, name: str, inputs: tuple[object, ...], compute: Callable[[], _T]) -> _T:
+    def memo(self, name: Hashable, inputs: tuple[object, ...], compute: Callable[[], _T]) -> _T:
         """``compute()`` once per run for the same ``inputs`` (compared by identity: ports
         hold equal maps as one shared object, :mod:`rocetune.model.share`). ``name`` tells
-        the computations apart; the value is shared, so callers must not change it."""
+        the computations apart (compared by value: it may carry small values the result
+        depends on besides ``inputs``); the value is shared, so callers must not change it."""
         key = (name, *map(id, inputs))
         hit = self._memo.get(key)
         if hit is not None and all(a is b for a, b in zip(hit[0], inputs, strict=True)):

@@ -267,14 +267,12 @@ class StrayDscpLossless(PortRule):
 def _check_stray(
     dev: Device, port: PortLike, ctx: CheckContext, tcs: frozenset[int]
 ) -> Iterator[Result]:
-    dmap = port.dscp_to_priority or {}
     want = frozenset(ctx.intent.lossless_priorities)
     roce = frozenset(ctx.intent.roce_dscp)
-    lossless = {p for p in set(dmap.values()) if p in want or priority_tc(port, p) in tcs}
-    stray = {d: p for d, p in dmap.items() if p in lossless and d not in roce}
+    inputs = (port.dscp_to_priority, port.priority_to_tc)
+    stray = ctx.memo(("stray dscps", tcs), inputs, lambda: _stray(port, want, roce, tcs))
     if not stray:
         return
-    stray = dict(sorted(stray.items()))
     groups: dict[int, list[int]] = {}
     for d, p in stray.items():
         groups.setdefault(p, []).append(d)
@@ -293,6 +291,20 @@ def _check_stray(
         expected=f"only {fmt_set(roce)} (intent roce_dscp) in lossless {fmt_set(want)}",
         path=port_path(port, "dscp_to_priority"),
     )
+
+
+def _stray(
+    port: PortLike, want: frozenset[int], roce: frozenset[int], tcs: frozenset[int]
+) -> dict[int, int]:
+    """DSCP -> priority of ``port``'s DSCPs other than ``roce`` in a lossless priority
+    (``want``) or TC (``tcs``), in DSCP order: a function of the port's DSCP and
+    priority->TC maps, which ports configured alike share (one object), so it is found
+    once per pair of maps (:meth:`CheckContext.memo`; the intent is the run's) instead of
+    walking 64 DSCPs on every port."""
+    dmap = port.dscp_to_priority or {}
+    lossless = {p for p in set(dmap.values()) if p in want or priority_tc(port, p) in tcs}
+    stray = {d: p for d, p in dmap.items() if p in lossless and d not in roce}
+    return dict(sorted(stray.items()))
 
 
 def _check_stray_cos(

@@ -118,7 +118,9 @@ def _collect(pairs: Iterable[tuple[Port, int, EcnProfile]]) -> dict[str, _Use]:
     uses: dict[str, _Use] = {}
     for port, queue, profile in pairs:
         key = _label(profile, port, queue)
-        use = uses.setdefault(key, _Use(profile, port_path(port, f"ecn.{queue}"), []))
+        use = uses.get(key)
+        if use is None:  # made for a profile's first port only (a switch binds one to all)
+            use = uses[key] = _Use(profile, port_path(port, f"ecn.{queue}"), [])
         if port.name not in use.ports:
             use.ports.append(port.name)
     return uses

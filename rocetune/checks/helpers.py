@@ -124,6 +124,8 @@ def resolve_link(
     present). A link with neither device in the model yields no note.
     """
     a, b = ctx.end(link.a), ctx.end(link.b)
+    if a is not None and b is not None:  # the usual case, for every link rule on every link
+        return (a, b), []
     notes = _end_notes(link, link.a, link.b, a, ctx) + _end_notes(link, link.b, link.a, b, ctx)
     if a is None or b is None:
         return None, notes

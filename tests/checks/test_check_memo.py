@@ -7,8 +7,8 @@ from __future__ import annotations
 from rocetune.checks._chain import link_length
 from rocetune.checks.base import CheckContext, RuleOptions
 from rocetune.checks.ets_share import BulkStrict
-from rocetune.engine import run_checks
-from rocetune.model import Device, Fabric, Intent, Link, LinkEnd, Port, Scheduler
+from rocetune.engine import run_checks, sort_findings
+from rocetune.model import Device, Fabric, Intent, Link, LinkEnd, NicPort, Port, Scheduler
 
 
 def _ctx(fabric: Fabric) -> CheckContext:
@@ -108,3 +108,49 @@ def test_rt404_on_ports_sharing_maps_is_what_each_port_gives_alone() -> None:
     e3 = next(f for f in together if f.port == "E3")
     assert "10,11" in e3.message
     assert "10,11" not in next(f for f in together if f.port == "E0").message
+
+
+def test_rt104_on_ports_sharing_maps_is_what_each_port_gives_alone() -> None:
+    """RT104's stray DSCPs are memoised per (DSCP map, priority->TC map) object pair and
+    the port's lossless TCs: ports and a NIC sharing one pair, a switch port and a NIC
+    sharing another (the NIC has no lossless TCs, so a DSCP into TC 3 is stray on the
+    switch port only), equal copies, and another map."""
+    from rocetune.checks.classification import StrayDscpLossless
+
+    dmap = {0: 0, 10: 3, 26: 3, 48: 6}
+    ptc = {p: p for p in range(8)}
+    into_tc3 = {**ptc, 0: 3}
+    e0 = Port(name="E0", dscp_to_priority=dmap, priority_to_tc=ptc)
+    e2 = e0.model_copy(update={"name": "E2", "priority_to_tc": into_tc3})  # E0's DSCP map
+    ports = {
+        "E0": e0,
+        "E1": e0.model_copy(update={"name": "E1"}),  # the same map objects
+        "E2": e2,
+        "E3": Port(name="E3", dscp_to_priority=dict(dmap), priority_to_tc=dict(ptc)),
+        "E4": Port(name="E4", dscp_to_priority={**dmap, 11: 3}, priority_to_tc=ptc),
+    }
+    nic = NicPort(name="eth2").model_copy(
+        update={"dscp_to_priority": e2.dscp_to_priority, "priority_to_tc": e2.priority_to_tc}
+    )
+    nic2 = nic.model_copy(update={"name": "eth3"})
+    sw = Device(name="s1", kind="switch", platform="t", ports=ports)
+    host = Device(name="h1", kind="host", platform="t", nics={"eth2": nic, "eth3": nic2})
+    fabric = Fabric(intent=Intent(), devices={"s1": sw, "h1": host})
+    together = run_checks(fabric, [StrayDscpLossless], report_missing=False)
+    alone = []
+    for dev, kind in ((sw, "ports"), (host, "nics")):
+        for name, port in getattr(dev, kind).items():
+            one = dev.model_copy(update={kind: {name: port}})
+            got = run_checks(Fabric(intent=Intent(), devices={dev.name: one}), [StrayDscpLossless])
+            alone += [f for f in got if f.code != "RT000"]
+    assert [f.model_dump() for f in together] == [f.model_dump() for f in sort_findings(alone)]
+    observed = {(f.device, f.port): f.observed for f in together}
+    assert observed == {
+        ("h1", "eth2"): "{10}",
+        ("h1", "eth3"): "{10}",
+        ("s1", "E0"): "{10}",
+        ("s1", "E1"): "{10}",
+        ("s1", "E2"): "{0,10}",
+        ("s1", "E3"): "{10}",
+        ("s1", "E4"): "{10,11}",
+    }

@@ -108,3 +108,18 @@ def test_many_ports_listed_and_counted() -> None:
     assert finding.message.endswith("swp4: headroom not in snapshot; and 295 more")
     assert finding.port is None
     assert len(texts.texts) == 301  # 300 port names, one remainder
+
+
+def test_the_port_of_a_note_from_its_head_is_the_port_its_path_and_item_name() -> None:
+    """engine._head_port (the fold's, from the item's text before ``:``) against
+    engine._path_port (from the whole item) on paths near and off the port's."""
+    heads = ["swp1", "swp", "swp10", "Ethernet1/1", "Ethernet1/1:2", "", "ports", "nics"]
+    paths = [None, "", "qos", "ports", "ports.", "nics.", "nics", "ports..", "portsx.swp1"]
+    for head in heads:
+        paths += [f"{b}{head}{t}" for b in ("ports.", "nics.") for t in ("", ".ecn", "x", "..")]
+    for head in heads:
+        for tail in ("", ": ECN not in snapshot", ":x:y"):
+            item = head + tail
+            for path in paths:
+                want = engine._path_port(path, item)
+                assert engine._head_port(path, item.partition(":")[0]) == want, (path, item)

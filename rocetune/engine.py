@@ -182,12 +182,11 @@ def _fold_missing(
     if by_device is None:
         by_device = missing[rule] = {}
     missed = by_device.get(note.device)
+    first = missed is None
     if missed is None:
         missed = by_device[note.device] = _Missed(note.path)
-        missed.add(note, texts)
-        return True
     missed.add(note, texts)
-    return False
+    return first
 
 
 def _missing_findings(
@@ -286,19 +285,10 @@ class _LookedDevice:
         return self.prov.lookup(path)
 
 
-def _path_port(path: str | None, item: str) -> str | None:
-    """The port a Missing note is about: its path names it and its item starts with it."""
-    for base in ("ports.", "nics."):
-        if path and path.startswith(base):
-            port = item.partition(":")[0]
-            if path == base + port or path.startswith(base + port + "."):
-                return port
-    return None
-
-
 def _head_port(path: str | None, head: str) -> str | None:
-    """:func:`_path_port` of a note whose item's text before the first ``:`` is ``head``,
-    without building strings (``ports.<head>`` and its ``.`` form): it runs on every note."""
+    """The port a Missing note is about: its path names it (``ports.<head>`` or
+    ``nics.<head>``, alone or followed by ``.``) and ``head``, its item's text before the
+    first ``:``, is it. Found without building strings: it runs on every note."""
     if not path:
         return None
     if path.startswith("ports."):

@@ -168,15 +168,26 @@ class _Unspelled:
         return len(self.codes)
 
     def slot(self, i: int) -> int:
-        """The pattern's code of slot ``i`` (as :meth:`Provenance._pack` spells it)."""
-        c = self.codes[i]
-        return c << 1 if c == self.template[i] else (c - self.codes[0]) << 1 | 1
+        """The pattern's code of slot ``i``."""
+        return _spell_slot(self.codes, self.template, i)
 
     def spelled(self) -> tuple[int, ...]:
         """The whole pattern (the tuple :meth:`Provenance._pack` would have made)."""
-        base = self.codes[0]
-        pairs = zip(self.codes, self.template, strict=True)
-        return tuple([c << 1 if c == t else (c - base) << 1 | 1 for c, t in pairs])
+        return tuple(_spell(self.codes, self.template))
+
+
+def _spell(codes: array[int], template: array[int]) -> list[int]:
+    """The pattern of a node's ``codes`` against the ``template`` (the codes of the node of
+    its shape before it): per slot the code itself (even) where it is the template's, else
+    its distance from the node's first code (odd)."""
+    base = codes[0]
+    return [c << 1 if c == t else (c - base) << 1 | 1 for c, t in zip(codes, template, strict=True)]
+
+
+def _spell_slot(codes: array[int], template: array[int], i: int) -> int:
+    """Slot ``i`` of :func:`_spell` alone."""
+    c = codes[i]
+    return c << 1 if c == template[i] else (c - codes[0]) << 1 | 1
 
 
 _Pattern = tuple[int, ...] | _Unspelled
@@ -486,15 +497,12 @@ class Provenance:
             return None
         if not self._patterns:  # only the pattern of the node before can be pooled
             last = len(codes) - 1
-            code = codes[last]
-            probe = code << 1 if code == template[last] else (code - codes[0]) << 1 | 1
+            probe = _spell_slot(codes, template, last)
             if before is None or len(before) != len(codes) or _slot(before, last) != probe:
                 self._recent[shape] = (codes, _Unspelled(codes, template))
                 return None
         candidate = before.spelled() if isinstance(before, _Unspelled) else before
-        base = codes[0]
-        pairs = zip(codes, template, strict=True)
-        spelled = [c << 1 if c == t else (c - base) << 1 | 1 for c, t in pairs]
+        spelled = _spell(codes, template)
         if (
             candidate is not None
             and len(candidate) == len(spelled)
@@ -517,7 +525,7 @@ class Provenance:
                 return None
             number = self._group_no[pair] = len(self._groups)
             self._groups.append((shape, pooled))
-        return base << _GROUP_BITS | number
+        return codes[0] << _GROUP_BITS | number
 
     def _new_leaf(self, node: _Node, shape: _Shape, leaf: Leaf, code: int) -> None:
         self._count += 1

@@ -17,6 +17,17 @@ class _Prov:
         return None if path is None else SourceRef(file="f.txt", line=len(path))
 
 
+def _path_port(path: str | None, item: str) -> str | None:
+    """The port of a note as engine found it by building the path strings (the reference
+    for engine._head_port): its path names it and its item starts with it."""
+    for base in ("ports.", "nics."):
+        if path and path.startswith(base):
+            port = item.partition(":")[0]
+            if path == base + port or path.startswith(base + port + "."):
+                return port
+    return None
+
+
 def _reference(
     notes: list[tuple[type[Any], Missing]], prov: dict[str, _Prov]
 ) -> list[dict[str, Any]]:
@@ -28,7 +39,7 @@ def _reference(
             by_device[note.device] = ({}, note.path, set())
         items, _, ports = by_device[note.device]
         items[note.item] = None
-        ports.add(engine._path_port(note.path, note.item))
+        ports.add(_path_port(note.path, note.item))
     groups: dict[Any, list[Any]] = {}
     first_path: dict[Any, str | None] = {}
     ports_of: dict[Any, set[str | None]] = {}
@@ -112,7 +123,7 @@ def test_many_ports_listed_and_counted() -> None:
 
 def test_the_port_of_a_note_from_its_head_is_the_port_its_path_and_item_name() -> None:
     """engine._head_port (the fold's, from the item's text before ``:``) against
-    engine._path_port (from the whole item) on paths near and off the port's."""
+    _path_port (the strings built from the whole item) on paths near and off the port's."""
     heads = ["swp1", "swp", "swp10", "Ethernet1/1", "Ethernet1/1:2", "", "ports", "nics"]
     paths = [None, "", "qos", "ports", "ports.", "nics.", "nics", "ports..", "portsx.swp1"]
     for head in heads:
@@ -121,5 +132,5 @@ def test_the_port_of_a_note_from_its_head_is_the_port_its_path_and_item_name() -
         for tail in ("", ": ECN not in snapshot", ":x:y"):
             item = head + tail
             for path in paths:
-                want = engine._path_port(path, item)
+                want = _path_port(path, item)
                 assert engine._head_port(path, item.partition(":")[0]) == want, (path, item)

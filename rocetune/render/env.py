@@ -29,8 +29,15 @@ if TYPE_CHECKING:
 
 def to_json(value: Any, indent: int | None = None, level: int = 0) -> str:
     """JSON text of ``value`` (sorted keys); continuation lines indented by ``level`` spaces."""
-    text = json.dumps(value, indent=indent, sort_keys=True, ensure_ascii=True)
+    text = _encoder(indent).encode(value)
     return text.replace("\n", "\n" + " " * level) if level else text
+
+
+@cache
+def _encoder(indent: int | None) -> json.JSONEncoder:
+    """The encoder ``json.dumps(value, indent=indent, sort_keys=True, ensure_ascii=True)``
+    builds on every call (a template writes a few hundred values per device), built once."""
+    return json.JSONEncoder(indent=indent, sort_keys=True, ensure_ascii=True)
 
 
 def environment(platform: str, root: Traversable | None = None) -> SandboxedEnvironment:

@@ -20,6 +20,13 @@ from rocetune.errors import RocetuneError
 NAME_RE = re.compile(r"^[A-Za-z0-9_/][A-Za-z0-9_./:,@+|-]{0,127}$")
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f\u2028\u2029\u0085]")
 _TEMPLATE_MARKS = ("{{", "{%", "{#", "}}", "%}", "#}")
+_SAFE_NAME = re.compile(r"[A-Za-z0-9_/][A-Za-z0-9_./:,@+|-]{0,127}")
+"""A name :func:`problem_of_name` accepts, as one full match: its characters are neither
+control characters nor template marks, and no ``$`` lets a trailing newline through."""
+_UNSAFE_TEXT = re.compile(
+    "|".join((_CONTROL_RE.pattern, *(re.escape(mark) for mark in _TEMPLATE_MARKS)))
+)
+"""Anything :func:`problem_of_text` refuses (a control character or a template mark)."""
 TEXT_KEYS = frozenset({"reason", "reasons", "device_reasons", "comment", "comments", "why"})
 """Context keys whose string values are free text (comments), not names."""
 
@@ -30,6 +37,8 @@ class UnsafeValueError(RocetuneError):
 
 def problem_of_text(value: str) -> str | None:
     """Why ``value`` is not safe as comment text, or None."""
+    if _UNSAFE_TEXT.search(value) is None:  # one scan; the reason is looked for only then
+        return None
     if _CONTROL_RE.search(value):
         return "contains a control character (newline, tab, ...)"
     if any(mark in value for mark in _TEMPLATE_MARKS):
@@ -39,6 +48,8 @@ def problem_of_text(value: str) -> str | None:
 
 def problem_of_name(value: str) -> str | None:
     """Why ``value`` is not safe as a name/token, or None."""
+    if _SAFE_NAME.fullmatch(value):
+        return None
     text = problem_of_text(value)
     if text is not None:
         return text
@@ -62,7 +73,50 @@ def check_name(value: str, what: str, device: str | None = None) -> str:
 
 
 def check_context(value: Any, device: str, path: str = "", *, text: bool = False) -> None:
-    """Walk a render context and raise UnsafeValueError at the first unsafe string."""
+    """Walk a render context and raise UnsafeValueError at the first unsafe string.
+
+    The walk names no path until it finds a problem (a device's context holds some ten
+    thousand strings, all safe as a rule); then :func:`_raise_first` walks again, naming
+    them, to say where."""
+    if not _is_safe(value, text):
+        _raise_first(value, device, path, text=text)
+
+
+def _is_safe(value: Any, text: bool) -> bool:
+    """Whether :func:`_raise_first` would find nothing to refuse in ``value``: a name is safe
+    when it is one full match of ``_SAFE_NAME``, a text when ``_UNSAFE_TEXT`` finds nothing
+    in it (what :func:`problem_of_name` and :func:`problem_of_text` say None to). Plain
+    dicts and lists, the usual containers, are known by their type first (an ABC's
+    ``isinstance`` is slower)."""
+    if isinstance(value, str):
+        if text:
+            return _UNSAFE_TEXT.search(value) is None
+        return _SAFE_NAME.fullmatch(value) is not None
+    kind = type(value)
+    if kind is dict:
+        return _items_safe(value, text)
+    if kind is list or kind is tuple:
+        return all(_is_safe(child, text) for child in value)
+    if isinstance(value, Mapping):
+        return _items_safe(value, text)
+    if isinstance(value, list | tuple | set | frozenset):
+        return all(_is_safe(child, text) for child in value)
+    return value is None or isinstance(value, bool | int | float)
+
+
+def _items_safe(value: Mapping[Any, Any], text: bool) -> bool:
+    """:func:`_is_safe` of a mapping: its string keys are names, its values are texts under
+    a :data:`TEXT_KEYS` key."""
+    for key, child in value.items():
+        if isinstance(key, str) and _SAFE_NAME.fullmatch(key) is None:
+            return False
+        if not _is_safe(child, text or key in TEXT_KEYS):
+            return False
+    return True
+
+
+def _raise_first(value: Any, device: str, path: str = "", *, text: bool = False) -> None:
+    """Walk ``value`` naming each place, and raise UnsafeValueError at the first unsafe one."""
     if isinstance(value, str):
         why = problem_of_text(value) if text else problem_of_name(value)
         if why is not None:
@@ -71,12 +125,12 @@ def check_context(value: Any, device: str, path: str = "", *, text: bool = False
     elif isinstance(value, Mapping):
         for key, child in value.items():
             if isinstance(key, str):
-                check_context(key, device, f"{path}[key]")
+                _raise_first(key, device, f"{path}[key]")
             name = f"{path}.{key}" if path else str(key)
-            check_context(child, device, name, text=text or key in TEXT_KEYS)
+            _raise_first(child, device, name, text=text or key in TEXT_KEYS)
     elif isinstance(value, list | tuple | set | frozenset):
         for i, child in enumerate(value):
-            check_context(child, device, f"{path}[{i}]", text=text)
+            _raise_first(child, device, f"{path}[{i}]", text=text)
     elif value is None or isinstance(value, bool | int | float):
         return
     else:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import os
+import random
+import re
 from pathlib import Path
 
 import pytest
@@ -12,7 +15,15 @@ from rocetune.platforms.cumulus.context import RENDER as CUMULUS
 from rocetune.platforms.cumulus.context import compact, port_list
 from rocetune.platforms.sonic.context import RENDER as SONIC
 from rocetune.render.core import CapabilityError, render_target
-from rocetune.render.validate import UnsafeValueError, check_context, check_name
+from rocetune.render.env import to_json
+from rocetune.render.validate import (
+    TEXT_KEYS,
+    UnsafeValueError,
+    check_context,
+    check_name,
+    problem_of_name,
+    problem_of_text,
+)
 from rocetune.render.writer import write_if_changed
 from rocetune.tune.target import device_target
 from tests.render.fabrics import fabric, switch
@@ -115,3 +126,91 @@ def test_write_if_changed(tmp_path: Path) -> None:
     assert write_if_changed(path, "two\n") is True
     assert path.read_text() == "two\n"
     assert [p.name for p in path.parent.iterdir()] == ["leaf1.nvue.yaml"]
+
+
+# The one-scan checks against the plain ones they stand for (the checks as first written).
+_ORACLE_NAME = re.compile(r"^[A-Za-z0-9_/][A-Za-z0-9_./:,@+|-]{0,127}$")
+_ORACLE_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029\u0085]")
+
+
+def _oracle_text(value: str) -> str | None:
+    if _ORACLE_CONTROL.search(value):
+        return "contains a control character (newline, tab, ...)"
+    if any(mark in value for mark in ("{{", "{%", "{#", "}}", "%}", "#}")):
+        return "contains template syntax ({{, {%, {#)"
+    return None
+
+
+def _oracle_name(value: str) -> str | None:
+    text = _oracle_text(value)
+    if text is not None:
+        return text
+    if not value:
+        return "is empty"
+    if not _ORACLE_NAME.match(value):
+        bad = sorted({ch for ch in value if not re.match(r"[A-Za-z0-9_./:,@+|-]", ch)})
+        shown = " ".join(repr(ch) for ch in bad) or "a leading punctuation character"
+        return f"contains characters not allowed in a name: {shown}"
+    return None
+
+
+def _strings() -> list[str]:
+    rng = random.Random(17)
+    alphabet = "aZ09_./:,@+|-{}%# ;$\n\t\x7f\u2028\u0085é"
+    out = ["", "\n", "a\n", "Ethernet0\n", "x" * 128, "x" * 129, ".a", "/a", "a}}", "{a", "%}"]
+    for _ in range(3000):
+        out.append("".join(rng.choice(alphabet) for _ in range(rng.randint(0, 8))))
+        out.append("Ethernet" + "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 3))))
+    return out
+
+
+def test_the_one_scan_checks_say_what_the_plain_ones_say() -> None:
+    for value in _strings():
+        assert problem_of_text(value) == _oracle_text(value), repr(value)
+        assert problem_of_name(value) == _oracle_name(value), repr(value)
+
+
+def test_the_context_walk_refuses_what_it_refused_and_says_where() -> None:
+    rng = random.Random(7)
+    strings = _strings()
+    for _ in range(500):
+        key = rng.choice(["ops", "reasons", "name", rng.choice(strings)])
+        inner = {"path": rng.choice(strings), "n": rng.choice([1, None, 2.5, True])}
+        value = {"a": [inner, (rng.choice(strings),)], key: rng.choice(strings)}
+        problems = [
+            _oracle_text(s) if text else _oracle_name(s)
+            for s, text in (
+                ("a", False),
+                (inner["path"], False),
+                ("path", False),
+                ("n", False),
+                (value["a"][1][0], False),  # type: ignore[index]
+                (key, False),
+                (value[key], key in TEXT_KEYS),
+            )
+            if isinstance(s, str)
+        ]
+        if any(p is not None for p in problems):
+            with pytest.raises(UnsafeValueError, match="refusing to render"):
+                check_context(value, "d")
+        else:
+            check_context(value, "d")
+    with pytest.raises(UnsafeValueError, match=r"has unsupported type object"):
+        check_context({"ok": [object()]}, "d")
+
+
+def test_to_json_writes_what_json_dumps_writes() -> None:
+    values: list[object] = [
+        "Ethernet0",
+        'é\n"x"',
+        {"b": 1, "a": [1, 2.5, None, True], "c": {"z": "y"}},
+        [],
+        {},
+        12,
+    ]
+    for value in values:
+        for indent in (None, 2, 4):
+            for level in (0, 4):
+                want = json.dumps(value, indent=indent, sort_keys=True, ensure_ascii=True)
+                want = want.replace("\n", "\n" + " " * level) if level else want
+                assert to_json(value, indent, level) == want

@@ -46,7 +46,18 @@ def plan(
     result = audit_inventory(inv, cache=cache, processes=processes)
     result.inventory = str(inventory)
     sources = [Source(e.name, e.platform, e.snapshot) for e in inv.devices.values()]
-    report = plan_audited(result, sources, replay_lint, fail_on, converge=converge, devices=devices)
+    # the audit ran replay_lint's rules (the defaults): unless the inventory suppressed some
+    # of its findings, they are the plan's baseline, which is not linted a second time
+    baseline = None if inv.suppressions else result.findings
+    report = plan_audited(
+        result,
+        sources,
+        replay_lint,
+        fail_on,
+        converge=converge,
+        devices=devices,
+        baseline=baseline,
+    )
     report.errors = list(result.errors)
     parsed = set(result.fabric.devices)
     for dev in report.devices:

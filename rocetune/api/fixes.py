@@ -70,6 +70,7 @@ def plan_audited(
     devices: Iterable[str] = (),
     summary: bool = True,
     findings: list[Finding] | None = None,
+    baseline: list[Finding] | None = None,
 ) -> PlanReport:
     """The remediation (or ``converge``) plan of ``sources`` from the audit ``result``: each
     replayed change re-checked in delta form (:func:`replay_recheck`), with the audited
@@ -77,7 +78,9 @@ def plan_audited(
     (:func:`rocetune.api.parsing.frozen`), and the whole-fabric results of the audit's own
     run given to the re-checks (:func:`rocetune.checks.memo.kept`). ``rocetune plan`` and
     the ``fix:`` lines both plan this way. ``findings``: the audit's findings the plan
-    reads (default: all of them; see :func:`_near`)."""
+    reads (default: all of them; see :func:`_near`). ``baseline``: what ``lint`` finds on
+    the audited fabric, when the caller knows it is the audit's findings
+    (:func:`rocetune.render.plan.plan_fabric`)."""
     from contextlib import nullcontext
 
     from rocetune.api.parsing import frozen
@@ -98,6 +101,7 @@ def plan_audited(
             recheck=replay_recheck,
             summary=summary,
             settle=settle,
+            baseline=baseline,
         )
 
 

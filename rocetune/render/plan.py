@@ -294,6 +294,7 @@ def plan_fabric(  # noqa: PLR0917
     recheck: Recheck | None = None,
     summary: bool = True,
     settle: Callable[[], None] | None = None,
+    baseline: list[Finding] | None = None,
 ) -> PlanReport:
     """Plan every device of ``sources`` (or only ``devices``) from an audit's results.
 
@@ -306,7 +307,10 @@ def plan_fabric(  # noqa: PLR0917
     every change replayed at once: ``also_fixes``, new findings, their notes), for callers
     that read only each device's changes (the reports' ``fix:`` lines). ``settle``: called
     after each device's plan (rocetune.api.parsing.frozen's: what the plan keeps so far is
-    not re-scanned by the cyclic collector's full passes, which grew with the plan)."""
+    not re-scanned by the cyclic collector's full passes, which grew with the plan).
+    ``baseline``: ``lint(fabric, provenance)`` when the caller has it (the audit's own
+    findings, when it ran ``lint``'s rules with their defaults and nothing was suppressed);
+    None: the summary lints the fabric for it."""
     with shared_per_device():
         return _plan_fabric(
             fabric,
@@ -320,6 +324,7 @@ def plan_fabric(  # noqa: PLR0917
             recheck,
             summary,
             settle=settle,
+            baseline=baseline,
         )
 
 
@@ -336,6 +341,7 @@ def _plan_fabric(  # noqa: PLR0917
     summary: bool = True,
     *,
     settle: Callable[[], None] | None = None,
+    baseline: list[Finding] | None = None,
 ) -> PlanReport:
     """:func:`plan_fabric`'s body."""
     unknown = wanted - {s.name for s in sources}
@@ -360,7 +366,10 @@ def _plan_fabric(  # noqa: PLR0917
         ]
         for dev, got in rem.fixes.items()
     }
-    baseline = lint(fabric, provenance) if summary else []
+    if not summary:
+        baseline = []
+    elif baseline is None:
+        baseline = lint(fabric, provenance)
     by_value = _first_by(findings, fps, _value_key)
     ctx = _Ctx(fabric, dict(provenance), baseline, by_value, fail_on, lint)
     ctx.neighbours = _neighbours(fabric)

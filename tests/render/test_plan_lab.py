@@ -212,3 +212,35 @@ def test_a_plan_that_cannot_be_replayed_says_so(monkeypatch: pytest.MonkeyPatch)
     assert [c.text for c in dev.changes] == ["echo 48 > /sys/class/net/eth2/ecn/roce_np/cnp_dscp"]
     assert dev.changes[0].fixes  # the finding it was made for, not verified
     assert any("not replayed, so the fixes are unverified" in n for n in dev.notes)
+
+
+@pytest.mark.parametrize("level", ["error", "warning"])
+def test_the_audits_findings_are_the_plans_baseline(
+    level: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``rocetune plan`` takes its audit's findings as the summary's baseline instead of
+    linting the audited fabric again: one whole-fabric lint (every change replayed), and
+    the same plan as with the baseline linted (the summary's RT705 included)."""
+    from rocetune.api import changes, fixes
+    from rocetune.api.audits import audit_inventory
+    from rocetune.inventory import load_inventory
+    from rocetune.render.plan import Source
+
+    whole: list[int] = []
+    lint = fixes.replay_lint
+
+    def counted(fabric: Any, provenance: Any, only: frozenset[str] | None = None) -> Any:
+        if only is None:
+            whole.append(1)
+        return lint(fabric, provenance, only)
+
+    monkeypatch.setattr(changes, "replay_lint", counted)
+    given = to_json(plan_report(LAB, fail_on=Severity(level)))
+    assert len(whole) == 1
+    inv = load_inventory(LAB)
+    result = audit_inventory(inv)
+    result.inventory = str(LAB)
+    sources = [Source(e.name, e.platform, e.snapshot) for e in inv.devices.values()]
+    linted = to_json(fixes.plan_audited(result, sources, lint, Severity(level)))
+    assert given == linted
+    assert json.loads(given) == _plan(level)

@@ -8,7 +8,6 @@ snapshot and let the driver parse it. Used by :mod:`rocetune.api` for audits and
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePath
@@ -222,16 +221,16 @@ def load_device(
         identity = ""
         if cache is not None:
             identity = cache.identity(source, name, platform, role)
-            hashed, key = _cache_key(
-                cache, identity, source, name=name, platform=platform, role=role
+            hashed, key = cache.source_key(
+                identity, source, name=name, platform=platform, role=role
             )
             hit = cache.get(key, identity=identity) if key is not None else None
             if hit is not None:
                 return Loaded(result=_with_asic(hit, asic), cached=True, key=key)
             if hashed is None and key is not None:  # known by its signature, entry gone
                 known = key
-                hashed, key = _cache_key(
-                    cache, identity, source, name=name, platform=platform, role=role, by_stat=False
+                hashed, key = cache.source_key(
+                    identity, source, name=name, platform=platform, role=role, by_stat=False
                 )
                 hit = cache.get(key, identity=identity) if key not in (None, known) else None
                 if hit is not None:
@@ -286,7 +285,7 @@ def cached_device(
         return cached_entry(known, asic, cache=cache) if known is not None else None
     identity = cache.identity(source, name, platform, role)
     try:
-        _, key = _cache_key(cache, identity, source, name=name, platform=platform, role=role)
+        _, key = cache.source_key(identity, source, name=name, platform=platform, role=role)
     except SnapshotError:
         return None
     return cached_entry((identity, key), asic, cache=cache, probe=False) if key else None
@@ -356,49 +355,6 @@ def _with_asic(result: ParseResult, asic: str | None) -> ParseResult:
     if not asic:
         return result
     return replace(result, device=result.device.model_copy(update={"asic": asic}))
-
-
-def _cache_key(
-    cache: ParseCache,
-    identity: str,
-    source: Path,
-    *,
-    name: str,
-    platform: str | None,
-    role: str | None,
-    by_stat: bool = True,
-) -> tuple[Snapshot | None, str | None]:
-    """The snapshot as read and its cache key, taken before any platform is imported.
-
-    How a snapshot is read (the platform detected or checked, the command a saved file
-    stands for) depends only on its content, the platform asked for and rocetune itself, all
-    of which are in the key: a hit needs no platform package at all. A snapshot whose stat
-    signature is the one recorded with its key (rocetune.statindex) is not read: (None, key).
-    Otherwise a directory is read once (the parse uses the same :class:`Snapshot`); a saved
-    file is read again by :func:`read_file`, and its parse is stored only if the text did not
-    change in between. (None, None) when the source is neither (its error comes from the
-    normal path).
-    """
-    from rocetune.statindex import signature
-
-    sig = signature(source)
-    if by_stat and sig is not None:
-        known = cache.index.known(identity, sig)
-        if known is not None:
-            return None, known
-    stamp = time.time_ns()
-    if source.is_dir():
-        snap = read_directory(source)
-        how = "dir"
-    elif source.is_file():
-        text = read_text(source)
-        snap = Snapshot(files={"": SourceFile(str(source), text)}, origin=str(source))
-        how = "file"
-    else:
-        return None, None
-    key = cache.key(f"{how}:{platform or ''}", snap, name, role)
-    cache.index.note(identity, sig, stamp, key)
-    return snap, key
 
 
 def parse_snapshot(driver: Platform, snap: Snapshot, name: str, role: str | None) -> ParseResult:

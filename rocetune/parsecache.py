@@ -214,6 +214,52 @@ class ParseCache:
             _feed(h, source.text)
         return h.hexdigest()
 
+    def source_key(
+        self,
+        identity: str,
+        source: Path,
+        *,
+        name: str,
+        platform: str | None,
+        role: str | None,
+        by_stat: bool = True,
+    ) -> tuple[Snapshot | None, str | None]:
+        """The snapshot as read and its cache key, taken before any platform is imported.
+
+        How a snapshot is read (the platform detected or checked, the command a saved file
+        stands for) depends only on its content, the platform asked for and rocetune itself,
+        all of which are in the key: a hit needs no platform package at all. A snapshot whose
+        stat signature is the one recorded with its key (rocetune.statindex) is not read
+        (``by_stat``): (None, key). Otherwise a directory is read once (the parse uses the
+        same :class:`Snapshot`); a saved file is read again by ``rocetune.load.read_file``,
+        and its parse is stored only if the text did not change in between. (None, None)
+        when the source is neither (its error comes from the normal path). Raises
+        SnapshotError when it cannot be read.
+        """
+        import time
+
+        from rocetune.snapshot import Snapshot, SourceFile, read_directory, read_text
+        from rocetune.statindex import signature
+
+        sig = signature(source)
+        if by_stat and sig is not None:
+            known = self.index.known(identity, sig)
+            if known is not None:
+                return None, known
+        stamp = time.time_ns()
+        if source.is_dir():
+            snap = read_directory(source)
+            how = "dir"
+        elif source.is_file():
+            text = read_text(source)
+            snap = Snapshot(files={"": SourceFile(str(source), text)}, origin=str(source))
+            how = "file"
+        else:
+            return None, None
+        key = self.key(f"{how}:{platform or ''}", snap, name, role)
+        self.index.note(identity, sig, stamp, key)
+        return snap, key
+
     def _file(self, key: str) -> str:
         """Where the entry of ``key`` is (a string: built 10,000 times per re-audit, one
         join instead of three pathlib joins)."""

@@ -24,7 +24,14 @@ A run's output is a function of exactly these inputs, all part of the entry's ch
 - every device's snapshot, by its stat signature (:func:`rocetune.statindex.signature`:
   name, mode, size, mtime, ctime and inode of every entry, as the parse cache's unchanged
   test), recorded only when nothing in it was modified within
-  :data:`rocetune.statindex.RACY_NS` of the start of the run (git's racy-clean rule).
+  :data:`rocetune.statindex.RACY_NS` of the start of the run (git's racy-clean rule); and
+  by its content: the parse cache key of what the audit read
+  (:meth:`rocetune.parsecache.ParseCache.source_key`: every file's name, path and text,
+  the device's name, role and platform, rocetune's code). A snapshot whose signature
+  changed but whose content did not (a fresh checkout, a restored CI cache, ``git
+  checkout`` of another branch and back, a file rewritten as it was) is read and hashed,
+  and the run is replayed when the key is the same; the entry then takes the new
+  signatures (when they are not racy), so the next run is a stat hit again.
 
 Only runs whose output depends on nothing else are stored: an audit of an inventory file
 whose devices all have a ``snapshot:`` (no live collection, no ``--snapshots`` or
@@ -51,10 +58,11 @@ from pathlib import Path
 from typing import Any
 
 from rocetune import cacheauth, inputs, statindex
+from rocetune.errors import RocetuneError
 from rocetune.outputs import replace_bytes
 from rocetune.parsecache import CACHE_VERSION, code_fingerprint, tree_fingerprint
 
-FORMAT = 1
+FORMAT = 2
 KEEP_S = 30 * 24 * 3600
 """Entries not used for this long are deleted (when another entry is written)."""
 CONFIG_NAMES = ("rocetune.toml", "pyproject.toml")
@@ -67,6 +75,19 @@ _CHECKOUT = Path(__file__).resolve().parent.parent
 _CHECKOUT_DIRS = ("templates", "rules", "docs")
 _DOMAIN = b"rocetune run cache"
 """First part of an entry's MAC (the parse cache's MACs have other parts: never equal)."""
+
+
+@dataclass(frozen=True)
+class Source:
+    """A device's snapshot as the audit read it."""
+
+    path: Path
+    name: str
+    platform: str | None
+    role: str | None
+    key: str | None
+    """The parse cache key of the content the audit read (``AuditResult.content``); None:
+    not read through the cache (only its stat signature can tell it unchanged)."""
 
 
 @dataclass(frozen=True)
@@ -100,19 +121,47 @@ class Run:
             data = json.loads(payload)
             if data["format"] != FORMAT or data["inputs"] != self.inputs:
                 return None
-            for source, digest in data["sources"]:
-                sig = statindex.signature(Path(source))
-                if sig is None or sig.digest != digest:
+            moved = False
+            for row in data["sources"]:
+                sig = statindex.signature(Path(row[0]))
+                if sig is not None and sig.digest == row[1]:
+                    continue
+                if sig is None or not self._same_content(row):
                     return None
+                if sig.newest_ns < self.started_ns - statindex.RACY_NS:  # settled: keep it
+                    row[1] = sig.digest
+                    moved = True
             replay = Replay(
                 str(data["body"]), data["colour"] is True, tuple(data["notes"]), int(data["code"])
             )
-        except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
+        except (OSError, ValueError, KeyError, TypeError, IndexError, UnicodeDecodeError):
             return None
-        _touch(self.path)
+        except RocetuneError:  # a snapshot that cannot be read now: the audit says why
+            return None
+        if moved:  # the same content under new signatures: the next run is a stat hit
+            self._write(data)
+        else:
+            _touch(self.path)
         return replay
 
-    def store(self, sources: Iterable[Path], replay: Replay) -> bool:
+    def _same_content(self, row: list[Any]) -> bool:
+        """Whether a snapshot whose stat signature changed holds what the stored run read:
+        its parse cache key now (read and hashed, with the audit's cache options) is the
+        stored one. Raises RocetuneError when it cannot be read."""
+        from rocetune.parsecache import ParseCache
+
+        source, _, key, name, platform, role = row
+        if not isinstance(key, str):
+            return False
+        cache = ParseCache(self.cache_dir)
+        path = Path(source)
+        identity = cache.identity(path, name, platform, role)
+        _, now = cache.source_key(
+            identity, path, name=name, platform=platform, role=role, by_stat=False
+        )
+        return now == key
+
+    def store(self, sources: Iterable[Source], replay: Replay) -> bool:
         """Store ``replay`` as this run's output of ``sources`` (the devices' snapshots);
         False when it cannot be (a snapshot changed during the run or cannot be listed, or
         the cache cannot be written; the cache directory is made by the parse cache only)."""
@@ -120,10 +169,19 @@ class Run:
             return False
         signed = []
         for source in sources:  # as the audit's reads found them (each read after its own)
-            sig = statindex.signature(source, since_ns=self.started_ns)
+            sig = statindex.signature(source.path, since_ns=self.started_ns)
             if sig is None or sig.newest_ns >= self.started_ns - statindex.RACY_NS:
                 return False
-            signed.append([str(source), sig.digest])
+            signed.append(
+                [
+                    str(source.path),
+                    sig.digest,
+                    source.key,
+                    source.name,
+                    source.platform,
+                    source.role,
+                ]
+            )
         data = {
             "format": FORMAT,
             "inputs": self.inputs,
@@ -133,13 +191,19 @@ class Run:
             "notes": list(replay.notes),
             "code": replay.code,
         }
+        if not self._write(data):
+            return False
+        _prune(self.path.parent)
+        return True
+
+    def _write(self, data: dict[str, Any]) -> bool:
+        """Write the entry ``data`` under its MAC (False: it cannot be written)."""
         payload = json.dumps(data).encode()
         head = cacheauth.mac(self.secret, _DOMAIN, payload).encode("ascii")
         try:
             replace_bytes(self.path, head + b"\n" + payload)
         except OSError:
             return False
-        _prune(self.path.parent)
         return True
 
 

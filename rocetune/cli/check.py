@@ -137,13 +137,18 @@ def _audit(
             cache=cache,
         )
         result.inventory = str(inventory)  # as api.audit
-        sources = [d.snapshot for d in inv.devices.values()]
         if inv.snapshots_dir is not None or settings.policy.baseline is not None:
             return emit(result, opts, settings, cache)
-        if any(s is None for s in sources):  # collected live: not a function of the files
-            return emit(result, opts, settings, cache)
-        paths = [Path(s) for s in sources if s is not None]
-        return emit(result, opts, settings, cache, lambda done: run.store(paths, done))
+        if any(d.snapshot is None for d in inv.devices.values()):  # collected live
+            return emit(result, opts, settings, cache)  # not a function of the files
+        from rocetune.runcache import Source
+
+        sources = [
+            Source(Path(d.snapshot), d.name, d.platform, d.role, result.content.get(d.name))
+            for d in inv.devices.values()
+            if d.snapshot is not None
+        ]
+        return emit(result, opts, settings, cache, lambda done: run.store(sources, done))
 
 
 @click.command()

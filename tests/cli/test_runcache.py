@@ -304,3 +304,76 @@ def test_store_signs_the_snapshots_as_the_audit_read_them(
     after = audit()
     assert after == audit("--no-cache")
     assert after != first
+
+
+def test_unchanged_content_under_new_signatures_is_replayed(
+    lab: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fresh copy of the same files (a new checkout, a restored CI cache: every inode and
+    time new) is read and hashed, not audited: the run is replayed, and the entry takes the
+    new signatures, so the next run does not read the snapshots again."""
+    first = audit()
+    assert audit() == first  # stored
+    shutil.rmtree(lab)
+    shutil.copytree(LAB, lab)
+    hashed: list[object] = []
+    same = runcache.Run._same_content
+
+    def counted(run: runcache.Run, row: list[object]) -> bool:
+        hashed.append(row[0])
+        return same(run, row)
+
+    monkeypatch.setattr(runcache.Run, "_same_content", counted)
+    with monkeypatch.context() as m:
+        no_audit(m)
+        assert audit() == first
+        assert len(hashed) == 10  # every snapshot of the lab: all have new signatures
+        hashed.clear()
+        assert audit() == first
+        assert hashed == []  # signed again: a stat hit
+
+
+def test_a_touched_file_is_replayed_a_changed_one_is_not(lab: Path) -> None:
+    first = audit()
+    assert audit() == first
+    leaf4 = lab / "configs" / "leaf4.yaml"
+    text = leaf4.read_text()
+    time.sleep(0.01)  # past the file system's timestamp granularity
+    leaf4.write_text(text)  # the same bytes, a new modification time
+    os.utime(lab / "snapshots" / "gpu01" / "meta.json")
+    with pytest.MonkeyPatch.context() as m:
+        no_audit(m)
+        assert audit() == first
+    leaf4.write_text(text.replace("mtu: 9214", "mtu: 9000", 1))
+    after = audit()
+    assert after != first
+    assert after == audit("--no-cache")
+
+
+def test_a_snapshot_read_without_a_key_is_only_known_by_its_signature(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A source stored without its parse cache key (not read through the cache) and whose
+    signature changed is a miss, even with the same content."""
+    monkeypatch.setattr(statindex, "RACY_NS", 0)
+    monkeypatch.setattr(cacheauth, "secret", lambda: b"k" * 32)
+    snap = tmp_path / "snap"
+    snap.mkdir()
+    (snap / "show.txt").write_text("x\n")
+    inv = tmp_path / "inventory.yaml"
+    inv.write_text("devices: {}\n")
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    monkeypatch.chdir(tmp_path)
+
+    def entry() -> runcache.Run:
+        got = runcache.open_run(cache, "audit", inv, {}, {})
+        assert got is not None
+        return got
+
+    replay = runcache.Replay("report\n", False, (), 1)
+    assert entry().store([runcache.Source(snap, "d", None, None, None)], replay)
+    assert entry().lookup() == replay
+    time.sleep(0.01)
+    (snap / "show.txt").write_text("x\n")  # same content, new signature
+    assert entry().lookup() is None

@@ -24,21 +24,18 @@ HOUR_NS = 3600 * 10**9
 
 @pytest.fixture
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The snapshots read for hashing (the slow path the stat index avoids)."""
+    """The snapshots read for hashing (the slow path the stat index avoids), by the parse
+    cache's :meth:`~rocetune.parsecache.ParseCache.source_key`."""
     seen: list[str] = []
-    real_dir: Callable[..., Any] = load.read_directory
-    real_text: Callable[..., Any] = load.read_text
+    real: Callable[..., Any] = ParseCache.source_key
 
-    def reading_dir(path: Path) -> Any:
-        seen.append(path.name)
-        return real_dir(path)
+    def reading(cache: ParseCache, identity: str, source: Path, **kw: Any) -> Any:
+        snap, key = real(cache, identity, source, **kw)
+        if snap is not None:
+            seen.append(source.name if source.is_dir() else source.stem)
+        return snap, key
 
-    def reading_text(path: Path, **kw: Any) -> Any:
-        seen.append(path.stem)
-        return real_text(path, **kw)
-
-    monkeypatch.setattr(load, "read_directory", reading_dir)
-    monkeypatch.setattr(load, "read_text", reading_text)
+    monkeypatch.setattr(ParseCache, "source_key", reading)
     return seen
 
 

@@ -343,3 +343,40 @@ def test_release_version_is_consistent() -> None:
     assert releases
     assert releases[0] == version
     assert f"@{TAG}" in DOC.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("key", ["k" * 40, ""])
+def test_the_cache_key_step_gives_every_run_the_secret_key_or_none(
+    tmp_path: Path, key: str
+) -> None:
+    """The documented cache step: with the repository secret, a key file of this user only
+    that rocetune uses; without it (a fork), no key (JSON entries, no whole-run cache)."""
+    import textwrap
+
+    steps = YAML(typ="safe").load(textwrap.dedent(_block("- uses: actions/cache@v4")))
+    assert steps[0]["with"]["path"] == ".rocetune_cache"
+    step = steps[1]
+    github_env = tmp_path / "github_env"
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("ROCETUNE_")},
+        "KEY": key,
+        "RUNNER_TEMP": str(tmp_path),
+        "GITHUB_ENV": str(github_env),
+    }
+    subprocess.run(["bash", "-eo", "pipefail", "-c", step["run"]], env=env, check=True)
+    name, _, value = github_env.read_text().strip().partition("=")
+    assert name == "ROCETUNE_CACHE_KEY_FILE"
+    probe = "from rocetune import cacheauth; print(cacheauth.secret())"
+    got = subprocess.run(
+        [sys.executable, "-c", probe],
+        env={**env, name: value, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    if key:
+        assert (Path(value).stat().st_mode & 0o777) == 0o600
+        assert got == repr(key.encode())
+    else:
+        assert value == "/dev/null"
+        assert got == "None"

@@ -189,7 +189,10 @@ class CheckContext:
         depends on besides ``inputs``); the value is shared, so callers must not change it."""
         key = (name, *map(id, inputs))
         hit = self._memo.get(key)
-        if hit is not None and all(a is b for a, b in zip(hit[0], inputs, strict=True)):
+        if hit is not None:
+            # The entry holds its inputs: while it exists no other object can have their
+            # ids, so the same ids are the same objects (no comparison needed; this runs for
+            # every port of several rules).
             return cast(_T, hit[1])
         value = compute()
         self._memo[key] = (inputs, value)  # holding the inputs keeps their ids unique

@@ -234,7 +234,7 @@ def _pg_pool(dev: Device, port: Port, lpg: LosslessPg, prof: BufferProfile) -> I
     pool = pools.get(prof.pool)
     if pool is None or pool.lossless is None:
         what = f"pool {prof.pool}" if pool is None else f"lossless flag of pool {prof.pool}"
-        yield Missing(dev.name, f"{port.name}: {what} not in snapshot", lpg.path)
+        yield Missing(dev.name, f"{port.name}: {what} not in snapshot", lpg.path(port))
     elif pool.direction == "egress":
         yield _pool_issue(dev, port, lpg, f"pool {pool.name}", "it is an egress pool")
     elif not pool.lossless:
@@ -252,7 +252,7 @@ def _pool_issue(dev: Device, port: Port, lpg: LosslessPg, observed: str, why: st
         port=port.name,
         observed=observed,
         expected="a lossless ingress pool",
-        path=lpg.path,
+        path=lpg.path(port),
     )
 
 

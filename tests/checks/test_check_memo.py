@@ -1,6 +1,8 @@
 """Work shared by the rules of one run: ``CheckContext.memo`` (by identity of its inputs),
-the RoCE scopes found once per device, link lengths indexed once per fabric, and RT404's
-carriers memoised per shared map: the findings are those of every port computed alone."""
+the RoCE scopes found once per device, link lengths indexed once per fabric, RT404's
+carriers memoised per shared map, the lossless PGs and queues per shared maps, RT501's
+headroom per port values and device objects: the findings are those of every port computed
+alone."""
 
 from __future__ import annotations
 
@@ -154,3 +156,142 @@ def test_rt104_on_ports_sharing_maps_is_what_each_port_gives_alone() -> None:
         ("s1", "E3"): "{10}",
         ("s1", "E4"): "{10,11}",
     }
+
+
+def _pg_port(
+    name: str, ptc: dict[int, int] | None, tc_pg: dict[int, int] | None, **kw: object
+) -> Port:
+    from rocetune.model import BufferProfile
+
+    buffers = kw.pop("pg_buffers", {3: BufferProfile(name="lossless", xoff_bytes=50_000)})
+    return Port(name=name, priority_to_tc=ptc, tc_to_pg=tc_pg, pg_buffers=buffers, **kw)
+
+
+def test_lossless_pgs_are_shared_per_maps_and_each_port_gets_its_own_maps_pgs() -> None:
+    """RT501/RT502/RT505's lossless PGs are found once per (intent, maps, profiles) objects:
+    ports holding those objects get the same PG objects, ports with other maps (or equal
+    copies) the PGs of their own maps, and the notes of a broken chain name each port."""
+    from rocetune.checks._chain import pg_of
+    from rocetune.checks.buffers import lossless_pgs
+    from rocetune.model import BufferProfile
+
+    ptc = {p: p for p in range(8)}
+    tc_pg = {t: 3 if t in (3, 4) else 0 for t in range(8)}
+    other_pg = {t: 4 if t == 3 else 0 for t in range(8)}
+    e0 = _pg_port("E0", ptc, tc_pg)
+    other_buffers = {3: BufferProfile(name="other", xoff_bytes=1)}
+    ports = {
+        "E0": e0,
+        "E1": e0.model_copy(update={"name": "E1"}),  # the same map objects
+        "E2": e0.model_copy(update={"name": "E2", "tc_to_pg": other_pg}),
+        "E3": _pg_port("E3", dict(ptc), dict(tc_pg)),  # equal copies
+        "E4": e0.model_copy(update={"name": "E4", "priority_to_tc": {0: 0}}),  # 3, 4 unmapped
+        "E5": e0.model_copy(update={"name": "E5", "tc_to_pg": None}),
+        "E6": e0.model_copy(update={"name": "E6", "pg_buffers": other_buffers}),
+    }
+    dev = Device(name="s1", kind="switch", platform="t", ports=ports)
+    fabric = Fabric(intent=Intent(lossless_priorities=(3, 4)), devices={"s1": dev})
+    ctx = _ctx(fabric)
+    got = {name: lossless_pgs(dev, port, ctx) for name, port in ports.items()}
+    assert got["E0"][0] is got["E1"][0]  # shared
+    profile = e0.pg_buffers[3]  # type: ignore[index]
+    assert [(g.pg, g.priorities, g.profile) for g in got["E0"][0]] == [(3, (3, 4), profile)]
+    assert [(g.pg, g.priorities, g.profile) for g in got["E2"][0]] == [
+        (0, (4,), None),
+        (4, (3,), None),
+    ]
+    assert got["E3"][0] == got["E0"][0]
+    assert [(g.pg, g.profile) for g in got["E6"][0]] == [(3, other_buffers[3])]
+    assert got["E0"][0][0].path(ports["E1"]) == "ports.E1.pg_buffers.3"
+    for name in ("E4", "E5"):
+        pgs, notes = got[name]
+        assert pgs == ()
+        port = ports[name]
+        assert notes == [pg_of("s1", port, 3), pg_of("s1", port, 4)]
+        assert all(n.item.startswith(f"{name}: ") for n in notes)
+    assert got["E4"][1][0].item != got["E5"][1][0].item  # priority->TC / TC->PG map
+
+
+def test_lossless_queues_are_shared_per_maps_and_follow_each_ports_maps() -> None:
+    """The lossless egress queues are found once per (intent, priority->TC, TC->queue)
+    objects; other maps give their own queues, a broken chain the note ``queue_of`` gives,
+    in the order of the priorities, each queue once."""
+    from rocetune.checks._chain import queue_of
+    from rocetune.checks.ecn import lossless_queues
+
+    ptc = {p: p for p in range(8)}
+    one_queue = {t: 3 if t in (3, 4) else 0 for t in range(8)}
+    e0 = Port(name="E0", priority_to_tc=ptc, tc_to_queue=one_queue)
+    ports = {
+        "E0": e0,
+        "E1": e0.model_copy(update={"name": "E1"}),
+        "E2": e0.model_copy(update={"name": "E2", "tc_to_queue": {t: t for t in range(8)}}),
+        "E4": Port(name="E4", priority_to_tc=ptc),  # TC->queue unknown
+    }
+    ports["E3"] = ports["E2"].model_copy(update={"name": "E3", "priority_to_tc": {4: 4}})
+    dev = Device(name="s1", kind="switch", platform="t", ports=ports)
+    fabric = Fabric(intent=Intent(lossless_priorities=(3, 4)), devices={"s1": dev})
+    ctx = _ctx(fabric)
+    got = {name: list(lossless_queues(dev, port, ctx)) for name, port in ports.items()}
+    assert got["E0"] == got["E1"] == [3]
+    assert got["E2"] == [3, 4]
+    assert got["E3"] == [queue_of("s1", ports["E3"], 3), 4]  # priority 3 unmapped
+    assert got["E4"] == [queue_of("s1", ports["E4"], 3), queue_of("s1", ports["E4"], 4)]
+    assert got["E4"][0] != got["E3"][0]
+
+
+def test_rt501_headroom_shared_per_values_and_device_facts_is_each_ports_own() -> None:
+    """RT501's headroom computation is kept per run for equal port values and the same
+    device objects it reads: ports at another speed or cable length, and a device with a
+    shared headroom pool (another buffer pools object), get their own; the findings are
+    those of every port and device checked alone."""
+    from rocetune.checks.buffers import HeadroomSufficient
+    from rocetune.model import BufferPool, BufferProfile
+
+    small = {3: BufferProfile(name="small", pool="ingress_lossless_pool", xoff_bytes=4_000)}
+
+    def port(name: str, speed: int, cable: float) -> Port:
+        return _pg_port(
+            name,
+            {p: p for p in range(8)},
+            {t: t for t in range(8)},
+            pg_buffers=small,
+            speed_mbps=speed,
+            cable_length_m=cable,
+            mtu=9100,
+        )
+
+    ports = {
+        "E0": port("E0", 100_000, 5.0),
+        "E1": port("E1", 100_000, 5.0),  # the same values: one computation
+        "E2": port("E2", 400_000, 5.0),
+        "E3": port("E3", 100_000, 300.0),
+    }
+    pools = {"ingress_lossless_pool": BufferPool(name="ingress_lossless_pool", lossless=True)}
+    shp = {
+        "ingress_lossless_pool": BufferPool(
+            name="ingress_lossless_pool", lossless=True, shared_headroom_bytes=1_000_000
+        )
+    }
+    devices = {
+        name: Device(
+            name=name, kind="switch", platform="t", asic="spectrum2", buffer_pools=p, ports=ports
+        )
+        for name, p in (("s1", pools), ("s2", shp))
+    }
+    fabric = Fabric(intent=Intent(), devices=devices)
+    together = run_checks(fabric, [HeadroomSufficient], report_missing=False)
+    alone = []
+    for dev in devices.values():
+        for name, one in ports.items():
+            single = dev.model_copy(update={"ports": {name: one}})
+            got = run_checks(
+                Fabric(intent=Intent(), devices={dev.name: single}), [HeadroomSufficient]
+            )
+            alone += [f for f in got if f.code != "RT000"]
+    assert [f.model_dump() for f in together] == [f.model_dump() for f in sort_findings(alone)]
+    expected = {(f.device, f.port): f.expected for f in together}
+    assert len(expected) == 8
+    assert expected["s1", "E0"] == expected["s1", "E1"]
+    assert len({expected["s1", p] for p in ("E0", "E2", "E3")}) == 3
+    assert expected["s1", "E0"] != expected["s2", "E0"]  # the shared headroom pool

@@ -1,8 +1,8 @@
 """Work shared by the rules of one run: ``CheckContext.memo`` (by identity of its inputs),
 the RoCE scopes found once per device, link lengths indexed once per fabric, RT404's
 carriers memoised per shared map, the lossless PGs and queues per shared maps, RT501's
-headroom per port values and device objects: the findings are those of every port computed
-alone."""
+headroom per port values and device objects, RT705's values per port fields: the findings
+are those of every port computed alone."""
 
 from __future__ import annotations
 
@@ -295,3 +295,71 @@ def test_rt501_headroom_shared_per_values_and_device_facts_is_each_ports_own() -
     assert expected["s1", "E0"] == expected["s1", "E1"]
     assert len({expected["s1", p] for p in ("E0", "E2", "E3")}) == 3
     assert expected["s1", "E0"] != expected["s2", "E0"]  # the shared headroom pool
+
+
+def test_rt705_reuses_a_value_only_for_a_port_reading_the_same_objects() -> None:
+    """RT705 extracts a port's value again unless the port holds the very objects of every
+    field the aspect reads that the port before it held: ports that differ from the one
+    before in one field (each field in turn, then back) get the values extracted from
+    each of them alone, switch and NIC aspects alike."""
+    from rocetune.checks.fabric_uniform import (
+        _UNKNOWN,
+        NIC_ASPECTS,
+        SWITCH_ASPECTS,
+        _device_subjects,
+    )
+    from rocetune.model import Watchdog
+
+    sched = {q: Scheduler(kind="strict" if q == 6 else "dwrr", weight=10) for q in range(8)}
+    e0 = Port(
+        name="E0",
+        dscp_to_priority={26: 3, 48: 6},
+        priority_to_tc={p: p for p in range(8)},
+        tc_to_queue={t: t for t in range(8)},
+        schedulers=sched,
+        pfc_rx=(3,),
+        pfc_tx=(3,),
+        watchdog=Watchdog(enabled=True, action="drop", detection_ms=200),
+    )
+    changes: list[dict[str, object]] = [
+        {"dscp_to_priority": {26: 4, 48: 6}},
+        {"pfc_rx": (3, 4)},
+        {"pfc_tx": (4,)},
+        {"priority_to_tc": {p: 7 - p for p in range(8)}},
+        {"tc_to_queue": dict.fromkeys(range(8), 0)},
+        {"schedulers": {q: Scheduler(kind="dwrr", weight=10) for q in range(8)}},
+        {"watchdog": Watchdog(enabled=False)},
+    ]
+    ports = [e0]
+    for i, change in enumerate(changes, 1):  # each differs from E0 in one field
+        ports += [e0.model_copy(update={"name": f"E{2 * i - 1}", **change})]
+        ports += [e0.model_copy(update={"name": f"E{2 * i}"})]  # and back
+    sw = Device(name="s1", kind="switch", platform="t", ports={p.name: p for p in ports})
+    nic0 = NicPort(name="eth0", dscp_to_priority={26: 3, 48: 6}, pfc_priorities=(3,))
+    nics = [
+        nic0,
+        nic0.model_copy(update={"name": "eth1", "dscp_to_priority": {26: 4}}),
+        nic0.model_copy(update={"name": "eth2", "pfc_priorities": (3, 4)}),
+        nic0.model_copy(update={"name": "eth3"}),
+    ]
+    host = Device(name="h1", kind="host", platform="t", nics={n.name: n for n in nics})
+    links = tuple(_link("s1", p.name, "x", p.name, None) for p in ports)
+    fabric = Fabric(intent=Intent(), devices={"s1": sw, "h1": host}, links=links)
+    ctx = _ctx(fabric)
+    assert [p.name for p in ctx.roce_ports(sw)] == [p.name for p in ports]
+    for dev, members, aspects, per_port in (
+        (sw, ports, SWITCH_ASPECTS, False),
+        (host, nics, NIC_ASPECTS, True),
+    ):
+        for aspect in aspects.values():
+            subjects, _, _ = _device_subjects(ctx, dev, aspect, per_port)
+            got = [(v, p.name) for s in subjects for v, p in s.values.items()]
+            alone = [(aspect.extract(p, ctx.intent), p.name) for p in members]
+            known = [(v, name) for v, name in alone if v is not _UNKNOWN]
+            if not per_port:  # one subject: each value at its first port
+                first: dict[object, str] = {}
+                for v, name in known:
+                    first.setdefault(v, name)
+                known = list(first.items())
+            assert got == known, aspect.label
+            assert len({v for v, _ in known}) > 1 or not known, aspect.label

@@ -1,8 +1,9 @@
 """Work shared by the rules of one run: ``CheckContext.memo`` (by identity of its inputs),
 the RoCE scopes found once per device, link lengths indexed once per fabric, RT404's
 carriers memoised per shared map, the lossless PGs and queues per shared maps, RT501's
-headroom per port values and device objects, RT705's values per port fields: the findings
-are those of every port computed alone."""
+headroom per port values and device objects, RT705's values per port fields, the ports
+RT401-RT403 skip (``CheckContext.quiet``): the findings are those of every port computed
+alone."""
 
 from __future__ import annotations
 
@@ -363,3 +364,103 @@ def test_rt705_reuses_a_value_only_for_a_port_reading_the_same_objects() -> None
                 known = list(first.items())
             assert got == known, aspect.label
             assert len({v for v, _ in known}) > 1 or not known, aspect.label
+
+
+def test_quiet_skips_only_inputs_that_gave_nothing() -> None:
+    """CheckContext.quiet: the results are computed again for inputs that gave something,
+    and for other input objects; skipped for the same objects that gave nothing."""
+    ctx = _ctx(Fabric())
+    calls: list[str] = []
+    clean, dirty = {1: 2}, {1: 3}
+
+    def results(what: dict[int, int], name: str) -> list[str]:
+        calls.append(name)
+        return [name] if what[1] == 3 else []
+
+    assert list(ctx.quiet("x", (clean,), lambda: results(clean, "a"))) == []
+    assert list(ctx.quiet("x", (clean,), lambda: results(clean, "b"))) == []
+    assert list(ctx.quiet("x", (dirty,), lambda: results(dirty, "c"))) == ["c"]
+    assert list(ctx.quiet("x", (dirty,), lambda: results(dirty, "d"))) == ["d"]
+    assert list(ctx.quiet("y", (clean,), lambda: results(clean, "e"))) == []
+    assert list(ctx.quiet("x", (dict(clean),), lambda: results(clean, "f"))) == []
+    assert calls == ["a", "c", "d", "e", "f"]
+
+
+def test_rt401_rt402_rt403_on_ports_sharing_tables_is_what_each_port_gives_alone() -> None:
+    """RT401, RT402 and RT403 skip a port whose inputs (scheduler table, maps, PFC, intent)
+    are the objects of a port that gave nothing: ports sharing them, and ports that share
+    all but one of them (a bad table, other maps, PFC on the CNP priority), switch and NIC
+    ports alike, get what each gives alone."""
+    from rocetune.checks.ets import CnpStrict, EtsWeightsValid
+    from rocetune.checks.ets_share import LosslessBandwidth
+
+    def table(weights: dict[int, float], kind: str) -> dict[int, Scheduler]:
+        return {
+            q: Scheduler(kind="strict", weight=0) if q == 6 else Scheduler(kind=kind, weight=w)
+            for q, w in weights.items()
+        }
+
+    good = table({**dict.fromkeys(range(8), 8.0), 3: 50.0}, "dwrr")  # 98 %, queue 3 50 %
+    e0 = Port(
+        name="E0",
+        priority_to_tc={p: p for p in range(8)},
+        tc_to_queue={t: t for t in range(8)},
+        schedulers=good,
+        pfc_rx=(3,),
+        pfc_tx=(3,),
+    )
+    over = {**good, 0: Scheduler(kind="dwrr", weight=60)}  # sums above 100 %
+    starved = {**good, 3: Scheduler(kind="dwrr", weight=1)}  # lossless queue below 50 %
+    ports = [
+        e0,
+        e0.model_copy(update={"name": "E1"}),
+        e0.model_copy(update={"name": "E2", "schedulers": over}),
+        e0.model_copy(update={"name": "E3", "schedulers": starved}),
+        e0.model_copy(update={"name": "E4", "tc_to_queue": {t: 7 - t for t in range(8)}}),
+        e0.model_copy(update={"name": "E5", "priority_to_tc": {p: 7 - p for p in range(8)}}),
+        e0.model_copy(update={"name": "E6", "pfc_tx": (3, 6)}),
+        e0.model_copy(update={"name": "E7", "pfc_rx": (3, 6)}),
+        e0.model_copy(update={"name": "E8"}),
+        e0.model_copy(update={"name": "E9", "schedulers": {**good, 6: Scheduler(kind="dwrr")}}),
+    ]
+    nic_table = table({**dict.fromkeys(range(8), 8.0), 3: 50.0, 7: 10.0}, "ets")  # 100 %
+    starved_tc3 = table({3: 1.0, 7: 59.0}, "ets")  # still 100 %, TC 3 below 50 %
+    nic0 = NicPort(
+        name="eth0",
+        priority_to_tc={p: p for p in range(8)},
+        tc_scheduler=nic_table,
+        pfc_priorities=(3,),
+    )
+    nics = [
+        nic0,
+        nic0.model_copy(update={"name": "eth1"}),
+        nic0.model_copy(
+            update={
+                "name": "eth2",
+                "tc_scheduler": {**nic_table, 0: Scheduler(kind="ets", weight=20)},
+            }
+        ),
+        nic0.model_copy(update={"name": "eth3", "priority_to_tc": dict.fromkeys(range(8), 0)}),
+        nic0.model_copy(update={"name": "eth4", "pfc_priorities": (3, 6)}),
+        nic0.model_copy(update={"name": "eth5"}),
+        nic0.model_copy(update={"name": "eth6", "tc_scheduler": {**nic_table, **starved_tc3}}),
+    ]
+    sw = Device(name="s1", kind="switch", platform="t", ports={p.name: p for p in ports})
+    host = Device(name="h1", kind="host", platform="t", nics={n.name: n for n in nics})
+    links = tuple(_link("s1", p.name, "h1", "eth0", None) for p in ports)
+    rules = [EtsWeightsValid, LosslessBandwidth, CnpStrict]
+    fabric = Fabric(intent=Intent(), devices={"s1": sw, "h1": host}, links=links)
+    together = run_checks(fabric, rules, report_missing=False)
+    alone = []
+    for dev, kind in ((sw, "ports"), (host, "nics")):
+        for name, port in getattr(dev, kind).items():
+            one = dev.model_copy(update={kind: {name: port}})
+            mine = tuple(lk for lk in links if dev.name == "h1" or lk.a.port == name)
+            got = run_checks(Fabric(intent=Intent(), devices={dev.name: one}, links=mine), rules)
+            alone += [f for f in got if f.code != "RT000"]
+    assert [f.model_dump() for f in together] == [f.model_dump() for f in sort_findings(alone)]
+    found = {(f.code, f.port) for f in together}
+    assert {("RT401", "E2"), ("RT402", "E3"), ("RT403", "E6"), ("RT403", "E9")} <= found
+    assert {("RT401", "eth2"), ("RT402", "eth6")} <= found
+    assert {p for _, p in found} >= {"E2", "E3", "E4", "E5", "E6", "E7", "eth2", "eth3", "eth4"}
+    assert not {p for _, p in found} & {"E0", "E1", "E8", "eth0", "eth1", "eth5"}

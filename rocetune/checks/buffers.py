@@ -343,10 +343,25 @@ class XonXoffOrder(PortRule):
     options_model = XonXoffOptions
 
     def check_port(self, dev: Device, port: Port, ctx: CheckContext) -> Iterable[Result]:
-        """Check the thresholds of every lossless PG profile of ``port``."""
+        """Check the thresholds of every lossless PG profile of ``port`` (whether anything
+        is found depends on the values and objects of the key below alone: the device and
+        port name it)."""
+        opts = options_of(ctx, XonXoffOptions)
+        what = ("RT502", opts.headroom_model, dev.asic)
+        inputs = (
+            ctx.intent,
+            port.priority_to_tc,
+            port.tc_to_pg,
+            port.pg_buffers,
+            dev.buffer_pools,
+        )
+        return ctx.quiet(what, inputs, lambda: self._port(dev, port, ctx, opts))
+
+    def _port(
+        self, dev: Device, port: Port, ctx: CheckContext, opts: XonXoffOptions
+    ) -> Iterator[Result]:
         pgs, notes = lossless_pgs(dev, port, ctx)
         yield from notes
-        opts = options_of(ctx, XonXoffOptions)
         for lpg in pgs:
             if lpg.profile is not None:
                 yield from _order(dev, port, lpg, lpg.profile, opts)

@@ -2,8 +2,8 @@
 the RoCE scopes found once per device, link lengths indexed once per fabric, RT404's
 carriers memoised per shared map, the lossless PGs and queues per shared maps, RT501's
 headroom per port values and device objects, RT705's values per port fields, the ports
-RT401-RT403 skip (``CheckContext.quiet``): the findings are those of every port computed
-alone."""
+RT401-RT403, RT304, RT305, RT502 and RT505 skip (``CheckContext.quiet``): the findings are
+those of every port computed alone."""
 
 from __future__ import annotations
 
@@ -464,3 +464,149 @@ def test_rt401_rt402_rt403_on_ports_sharing_tables_is_what_each_port_gives_alone
     assert {("RT401", "eth2"), ("RT402", "eth6")} <= found
     assert {p for _, p in found} >= {"E2", "E3", "E4", "E5", "E6", "E7", "eth2", "eth3", "eth4"}
     assert not {p for _, p in found} & {"E0", "E1", "E8", "eth0", "eth1", "eth5"}
+
+
+def test_rt304_rt305_on_ports_sharing_inputs_is_what_each_port_gives_alone() -> None:
+    """RT304 and RT305 skip a port whose inputs are those of a port that gave nothing: ports
+    sharing them, and ports that differ in one of them (speed, ECN profiles, PG profiles,
+    each map, the device's buffer pools) get what each gives alone."""
+    from rocetune.checks.ecn_thresholds import EcnBeforePfc, EcnThresholdScale
+    from rocetune.model import BufferPool, BufferProfile, EcnProfile
+
+    def ecn(kmax: int) -> EcnProfile:
+        return EcnProfile(ecn_mark=True, min_threshold_bytes=500_000, max_threshold_bytes=kmax)
+
+    ident = {t: t for t in range(8)}
+    e0 = Port(
+        name="E0",
+        speed_mbps=100_000,
+        ecn={3: ecn(1_500_000), 4: ecn(6_000_000)},  # queue 4 marks too late
+        pg_buffers={
+            3: BufferProfile(pool="p", alpha=1.0, xoff_bytes=1),
+            4: BufferProfile(pool="p", alpha=0.1, xoff_bytes=1),  # XOFF at ~909 KB
+        },
+        priority_to_tc=ident,
+        tc_to_queue=ident,
+        tc_to_pg=ident,
+        pfc_rx=(3,),
+        pfc_tx=(3,),
+    )
+    to4 = {**ident, 3: 4}
+    variants: list[dict[str, object]] = [
+        {},
+        {"speed_mbps": 25_000},
+        {"ecn": {3: ecn(6_000_000)}},
+        {"pg_buffers": {3: BufferProfile(pool="p", alpha=0.1, xoff_bytes=1)}},
+        {"priority_to_tc": to4},
+        {"tc_to_queue": to4},
+        {"tc_to_pg": to4},
+        {},
+    ]
+    ports = {f"E{i}": e0.model_copy(update={"name": f"E{i}", **v}) for i, v in enumerate(variants)}
+    devices = {
+        name: Device(
+            name=name,
+            kind="switch",
+            platform="t",
+            buffer_pools={"p": BufferPool(name="p", size_bytes=size)},
+            ports=ports,
+        )
+        for name, size in (("s1", 10_000_000), ("s2", 1_000_000))  # s2: XOFF at 500 KB
+    }
+    rules = [EcnThresholdScale, EcnBeforePfc]
+    together = run_checks(Fabric(intent=Intent(), devices=devices), rules, report_missing=False)
+    alone = []
+    for dev in devices.values():
+        for name, port in ports.items():
+            one = Fabric(
+                intent=Intent(), devices={dev.name: dev.model_copy(update={"ports": {name: port}})}
+            )
+            alone += [f for f in run_checks(one, rules) if f.code != "RT000"]
+    assert [f.model_dump() for f in together] == [f.model_dump() for f in sort_findings(alone)]
+    found = {(f.code, f.device, f.port) for f in together}
+    s1 = {(code, port) for code, dev, port in found if dev == "s1"}
+    assert {("RT304", "E1"), ("RT304", "E2"), ("RT305", "E2"), ("RT305", "E3")} <= s1
+    assert {("RT305", "E4"), ("RT305", "E5"), ("RT305", "E6")} <= s1
+    assert not {port for _, port in s1} & {"E0", "E7"}
+    assert {("RT305", "s2", "E0"), ("RT305", "s2", "E7")} <= found
+
+
+def test_rt502_rt505_on_ports_sharing_inputs_is_what_each_port_gives_alone() -> None:
+    """RT502 and RT505 skip a port whose inputs are those of a port that gave nothing: ports
+    sharing them, and ports or devices that differ in one of them (PG and queue profiles,
+    each map, the buffer pools, the ASIC) get what each gives alone."""
+    from rocetune.checks.buffer_limits import LosslessPool
+    from rocetune.checks.buffers import XonXoffOrder
+    from rocetune.model import BufferPool, BufferProfile
+
+    def pg(xon: int, xoff: int, size: int, pool: str = "ing") -> BufferProfile:
+        return BufferProfile(pool=pool, xon_bytes=xon, xoff_bytes=xoff, size_bytes=size)
+
+    def queue(static: int) -> BufferProfile:
+        return BufferProfile(pool="eg", static_th_bytes=static)
+
+    ident = {t: t for t in range(8)}
+    to4 = {**ident, 3: 4}
+    good = pg(1_000, 50_000, 60_000)
+    bad = pg(50_000, 50_000, 200_000, pool="eg")  # xon >= xoff, in an egress pool
+    e0 = Port(
+        name="E0",
+        priority_to_tc=ident,
+        tc_to_pg=ident,
+        tc_to_queue=ident,
+        pg_buffers={3: good, 4: bad},
+        queue_buffers={3: queue(10_000_000), 4: queue(1_000)},  # queue 4 capped small
+        pfc_rx=(3,),
+        pfc_tx=(3,),
+    )
+    variants: list[dict[str, object]] = [
+        {},
+        {"pg_buffers": {3: pg(50_000, 50_000, 200_000)}},
+        {"pg_buffers": {3: pg(1_000, 50_000, 2_000)}},  # size < xon + xoff
+        {"pg_buffers": {3: pg(1_000, 50_000, 60_000, pool="eg")}},  # an egress pool
+        {"queue_buffers": {3: queue(1_000)}},
+        {"tc_to_pg": to4},
+        {"priority_to_tc": to4},
+        {"tc_to_queue": to4},
+        {},
+    ]
+    ports = {f"E{i}": e0.model_copy(update={"name": f"E{i}", **v}) for i, v in enumerate(variants)}
+    eg = BufferPool(name="eg", direction="egress", size_bytes=10_000_000, lossless=True)
+
+    def ing(shared: int, lossless: bool) -> BufferPool:
+        return BufferPool(
+            name="ing", direction="ingress", shared_headroom_bytes=shared, lossless=lossless
+        )
+
+    s1 = Device(
+        name="s1",
+        kind="switch",
+        platform="t",
+        asic="spectrum2",
+        buffer_pools={"ing": ing(0, True), "eg": eg},
+        ports=ports,
+    )
+    s2 = s1.model_copy(  # a shared headroom pool, lossy
+        update={"name": "s2", "buffer_pools": {"ing": ing(1_000_000, False), "eg": eg}}
+    )
+    s3 = s1.model_copy(update={"name": "s3", "asic": "broadcom"})  # s1's pools
+    # the devices where a port has nothing to say come before s1, where it has
+    devices = {"s3": s3, "s2": s2, "s1": s1}
+    rules = [XonXoffOrder, LosslessPool]
+    together = run_checks(Fabric(intent=Intent(), devices=devices), rules, report_missing=False)
+    alone = []
+    for dev in devices.values():
+        for name, port in ports.items():
+            one = Fabric(
+                intent=Intent(), devices={dev.name: dev.model_copy(update={"ports": {name: port}})}
+            )
+            alone += [f for f in run_checks(one, rules) if f.code != "RT000"]
+    assert [f.model_dump() for f in together] == [f.model_dump() for f in sort_findings(alone)]
+    found = {(f.code, f.device, f.port) for f in together}
+    on_s1 = {(code, port) for code, dev, port in found if dev == "s1"}
+    assert {("RT502", "E1"), ("RT502", "E2"), ("RT505", "E3"), ("RT505", "E4")} <= on_s1
+    assert {("RT502", "E5"), ("RT505", "E5"), ("RT502", "E6"), ("RT505", "E7")} <= on_s1
+    assert not {port for _, port in on_s1} & {"E0", "E8"}
+    assert ("RT502", "s2", "E2") not in found  # the shared headroom model
+    assert ("RT502", "s3", "E2") not in found  # Broadcom
+    assert {("RT505", "s2", "E0"), ("RT505", "s2", "E8")} <= found  # a lossy pool

@@ -37,6 +37,9 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
 _T = TypeVar("_T")
+_R = TypeVar("_R")
+_QUIET = object()
+"""Marks the keys of :meth:`CheckContext.quiet` in the run's memo (apart from ``memo``'s)."""
 Scope = Literal["port", "device", "link", "fabric", "counters", "verify"]
 
 
@@ -189,11 +192,33 @@ class CheckContext:
         depends on besides ``inputs``); the value is shared, so callers must not change it."""
         key = (name, *map(id, inputs))
         hit = self._memo.get(key)
-        if hit is not None and all(a is b for a, b in zip(hit[0], inputs, strict=True)):
+        if hit is not None:
+            # The entry holds its inputs: while it exists no other object can have their
+            # ids, so the same ids are the same objects (no comparison needed; this runs for
+            # every port of several rules).
             return cast(_T, hit[1])
         value = compute()
         self._memo[key] = (inputs, value)  # holding the inputs keeps their ids unique
         return value
+
+    def quiet(
+        self, name: Hashable, inputs: tuple[object, ...], results: Callable[[], Iterable[_R]]
+    ) -> Iterable[_R]:
+        """``results()``, or nothing without calling it when a call with the same ``name``
+        and ``inputs`` (compared as in :meth:`memo`) gave nothing in this run.
+
+        For a check of one port whose verdict, whether it yields anything, depends on
+        ``inputs`` alone (and on the values in ``name``): the port and its device only
+        name what it yields. The ports of a fabric hold a handful of distinct tables and
+        most of them are clean, so such a check runs once per distinct table instead of
+        once per port; a port with anything to say runs it every time."""
+        key = (_QUIET, name, *map(id, inputs))
+        if key in self._memo:
+            return ()
+        got = list(results())
+        if not got:
+            self._memo[key] = (inputs, None)  # holding the inputs keeps their ids unique
+        return got
 
     def roce_ports(self, device: Device) -> list[Port]:
         """Switch ports that carry RoCE (admin-down ports never do).

@@ -210,13 +210,30 @@ class LosslessPool(PortRule):
     options_model = LosslessPoolOptions
 
     def check_port(self, dev: Device, port: Port, ctx: CheckContext) -> Iterable[Result]:
-        """Check the pool of each lossless PG and the limit of each lossless queue."""
+        """Check the pool of each lossless PG and the limit of each lossless queue (whether
+        anything is found depends on the values and objects of the key below alone: the
+        device and port name it)."""
+        opts = options_of(ctx, LosslessPoolOptions)
+        inputs = (
+            ctx.intent,
+            port.priority_to_tc,
+            port.tc_to_pg,
+            port.pg_buffers,
+            port.tc_to_queue,
+            port.queue_buffers,
+            dev.buffer_pools,
+        )
+        what = ("RT505", opts.min_queue_static_bytes)
+        return ctx.quiet(what, inputs, lambda: self._port(dev, port, ctx, opts))
+
+    def _port(
+        self, dev: Device, port: Port, ctx: CheckContext, opts: LosslessPoolOptions
+    ) -> Iterator[Result]:
         pgs, notes = lossless_pgs(dev, port, ctx)
         yield from notes
         for lpg in pgs:
             if lpg.profile is not None:
                 yield from _pg_pool(dev, port, lpg, lpg.profile)
-        opts = options_of(ctx, LosslessPoolOptions)
         yield from _queues(dev, port, ctx, opts)
 
 
@@ -234,7 +251,7 @@ def _pg_pool(dev: Device, port: Port, lpg: LosslessPg, prof: BufferProfile) -> I
     pool = pools.get(prof.pool)
     if pool is None or pool.lossless is None:
         what = f"pool {prof.pool}" if pool is None else f"lossless flag of pool {prof.pool}"
-        yield Missing(dev.name, f"{port.name}: {what} not in snapshot", lpg.path)
+        yield Missing(dev.name, f"{port.name}: {what} not in snapshot", lpg.path(port))
     elif pool.direction == "egress":
         yield _pool_issue(dev, port, lpg, f"pool {pool.name}", "it is an egress pool")
     elif not pool.lossless:
@@ -252,7 +269,7 @@ def _pool_issue(dev: Device, port: Port, lpg: LosslessPg, observed: str, why: st
         port=port.name,
         observed=observed,
         expected="a lossless ingress pool",
-        path=lpg.path,
+        path=lpg.path(port),
     )
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, cast
 
 from pydantic import Field
 
@@ -36,38 +36,66 @@ RUNTIME = "headroom computed at runtime by the switch (dynamic buffer model)"
 
 @dataclass(frozen=True)
 class LosslessPg:
-    """A lossless ingress PG of a port, the priorities it carries and its profile."""
+    """A lossless ingress PG, the priorities it carries and its profile (the same object
+    for every port with the same maps and profiles: :func:`lossless_pgs`)."""
 
     pg: int
     priorities: tuple[int, ...]
     profile: BufferProfile | None
-    path: str
 
     @property
     def label(self) -> str:
         """``PG 3 (priority 3)`` for messages."""
         return f"PG {self.pg} (priority {fmt_set(self.priorities).strip('{}')})"
 
+    def path(self, port: Port) -> str:
+        """The model path of this PG's profile on ``port`` (for provenance lookups)."""
+        return port_path(port, f"pg_buffers.{self.pg}")
+
 
 def lossless_pgs(
     dev: Device, port: Port, ctx: CheckContext
-) -> tuple[list[LosslessPg], list[Missing]]:
-    """The PGs of the intent's lossless priorities on ``port``, or notes on missing maps."""
-    if port.pg_buffers is None:
-        return [], [missing(dev.name, port, "pg_buffers", "ingress PG buffer profiles")]
+) -> tuple[tuple[LosslessPg, ...], list[Missing]]:
+    """The PGs of the intent's lossless priorities on ``port``, or notes on missing maps.
+
+    RT501, RT502 and RT505 ask for them on every RoCE port, and the ports of a fabric hold
+    a handful of distinct map and profile objects: the PGs are found once per run for the
+    same objects (:func:`_lossless_pgs`, ``ctx.memo``), and shared."""
+    pg_buffers = port.pg_buffers
+    if pg_buffers is None:
+        return (), [missing(dev.name, port, "pg_buffers", "ingress PG buffer profiles")]
+    intent, ptc, tc_pg = ctx.intent, port.priority_to_tc, port.tc_to_pg
+    pgs, broken = ctx.memo(
+        "lossless pgs",
+        (intent, ptc, tc_pg, pg_buffers),
+        lambda: _lossless_pgs(intent.lossless_priorities, ptc, tc_pg, pg_buffers),
+    )
+    return pgs, [cast(Missing, pg_of(dev.name, port, prio)) for prio in broken]
+
+
+def _lossless_pgs(
+    priorities: Iterable[int],
+    ptc: dict[int, int] | None,
+    tc_pg: dict[int, int] | None,
+    pg_buffers: dict[int, BufferProfile],
+) -> tuple[tuple[LosslessPg, ...], tuple[int, ...]]:
+    """The PG of each of ``priorities`` through ``priority -> TC -> PG`` (as :func:`pg_of`
+    follows them), with the priorities it carries, in PG order; and the priorities the
+    maps do not lead to a PG (a map unknown or without the entry: :func:`pg_of` says
+    which), in the order given."""
     by_pg: dict[int, list[int]] = {}
-    notes: list[Missing] = []
-    for prio in ctx.intent.lossless_priorities:
-        pg = pg_of(dev.name, port, prio)
-        if isinstance(pg, Missing):
-            notes.append(pg)
+    broken: list[int] = []
+    for prio in priorities:
+        tc = None if ptc is None else ptc.get(prio)
+        pg = None if tc is None or tc_pg is None else tc_pg.get(tc)
+        if pg is None:
+            broken.append(prio)
         else:
             by_pg.setdefault(pg, []).append(prio)
-    pgs = [
-        LosslessPg(pg, tuple(prios), port.pg_buffers.get(pg), port_path(port, f"pg_buffers.{pg}"))
-        for pg, prios in sorted(by_pg.items())
-    ]
-    return pgs, notes
+    pgs = tuple(
+        LosslessPg(pg, tuple(prios), pg_buffers.get(pg)) for pg, prios in sorted(by_pg.items())
+    )
+    return pgs, tuple(broken)
 
 
 class HeadroomOptions(RuleOptions):
@@ -116,18 +144,54 @@ def _requirement(
         notes.append(cable)
     if notes or isinstance(cable, Missing) or port.speed_mbps is None or port.mtu is None:
         return notes
-    res = port_headroom(
-        dev,
-        port.speed_mbps,
-        cable[0],
-        port.mtu,
-        asic=opts.asic,
-        lossless_mtu=opts.lossless_mtu_bytes,
-        small_packet_pct=opts.small_packet_pct,
-        gearbox_delay_ns=opts.gearbox_delay_ns,
-        lanes=port.lanes,
+    need = _headroom(dev, port, port.speed_mbps, port.mtu, cable[0], ctx=ctx, opts=opts)
+    return need, cable[1]
+
+
+def _headroom(
+    dev: Device,
+    port: Port,
+    speed: int,
+    mtu: int,
+    cable: float,
+    *,
+    ctx: CheckContext,
+    opts: HeadroomOptions,
+) -> HeadroomResult:
+    """:func:`port_headroom` of ``port`` (its known ``speed`` and ``mtu``, the ``cable``
+    length to size for), computed once per run for the same values and options and the
+    same device objects it reads (``ctx.memo``): the ports of a device at one speed, cable
+    length, MTU and lane count share one (immutable) result. The values are of their field
+    types (ports are validated, or built as validation would), so equal is the same."""
+    lanes = port.lanes
+    what = (
+        "RT501 headroom",
+        speed,
+        cable,
+        mtu,
+        lanes,
+        dev.asic,
+        opts.asic,
+        opts.lossless_mtu_bytes,
+        opts.small_packet_pct,
+        opts.gearbox_delay_ns,
     )
-    return res, cable[1]
+    inputs = (dev.headroom_params, dev.buffer_pools)
+    return ctx.memo(
+        what,
+        inputs,
+        lambda: port_headroom(
+            dev,
+            speed,
+            cable,
+            mtu,
+            asic=opts.asic,
+            lossless_mtu=opts.lossless_mtu_bytes,
+            small_packet_pct=opts.small_packet_pct,
+            gearbox_delay_ns=opts.gearbox_delay_ns,
+            lanes=lanes,
+        ),
+    )
 
 
 class HeadroomSufficient(PortRule):
@@ -158,11 +222,11 @@ class HeadroomSufficient(PortRule):
         for lpg in pgs:
             prof = lpg.profile
             if prof is not None and prof.computed_at_runtime:
-                yield Missing(dev.name, f"{port.name}: {RUNTIME}", lpg.path)
+                yield Missing(dev.name, f"{port.name}: {RUNTIME}", lpg.path(port))
                 continue
             if prof is not None and prof.xoff_bytes is None:
                 what = prof.generated_at_runtime or f"xoff of {lpg.label}"
-                yield Missing(dev.name, f"{port.name}: {what} (values not known)", lpg.path)
+                yield Missing(dev.name, f"{port.name}: {what} (values not known)", lpg.path(port))
                 continue
             need = need if need is not None else _requirement(dev, port, ctx, opts)
             if isinstance(need, list):
@@ -237,7 +301,7 @@ def _compare(
             f"xoff >= {res.required_xoff} B (tolerance {opts.tolerance_pct:g} %{alloc}): "
             f"{res.summary()}{cable_note}"
         ),
-        path=lpg.path,
+        path=lpg.path(port),
         severity=severity,
     )
 
@@ -279,10 +343,25 @@ class XonXoffOrder(PortRule):
     options_model = XonXoffOptions
 
     def check_port(self, dev: Device, port: Port, ctx: CheckContext) -> Iterable[Result]:
-        """Check the thresholds of every lossless PG profile of ``port``."""
+        """Check the thresholds of every lossless PG profile of ``port`` (whether anything
+        is found depends on the values and objects of the key below alone: the device and
+        port name it)."""
+        opts = options_of(ctx, XonXoffOptions)
+        what = ("RT502", opts.headroom_model, dev.asic)
+        inputs = (
+            ctx.intent,
+            port.priority_to_tc,
+            port.tc_to_pg,
+            port.pg_buffers,
+            dev.buffer_pools,
+        )
+        return ctx.quiet(what, inputs, lambda: self._port(dev, port, ctx, opts))
+
+    def _port(
+        self, dev: Device, port: Port, ctx: CheckContext, opts: XonXoffOptions
+    ) -> Iterator[Result]:
         pgs, notes = lossless_pgs(dev, port, ctx)
         yield from notes
-        opts = options_of(ctx, XonXoffOptions)
         for lpg in pgs:
             if lpg.profile is not None:
                 yield from _order(dev, port, lpg, lpg.profile, opts)
@@ -298,7 +377,7 @@ def _order(
     name = prof.name or "(unnamed)"
     if xon is None or xoff is None:
         what = RUNTIME if prof.computed_at_runtime else f"xon/xoff of {lpg.label} not in snapshot"
-        yield Missing(dev.name, f"{port.name}: {what}", lpg.path)
+        yield Missing(dev.name, f"{port.name}: {what}", lpg.path(port))
         return
     if xon >= xoff:
         yield Issue(
@@ -311,7 +390,7 @@ def _order(
             port=port.name,
             observed=f"xon {xon} B, xoff {xoff} B",
             expected="xon < xoff",
-            path=lpg.path,
+            path=lpg.path(port),
         )
     yield from _size(dev, port, lpg, prof, _model(dev, prof, opts))
 
@@ -331,7 +410,7 @@ def _pause_order(dev: Device, port: Port, lpg: LosslessPg, prof: BufferProfile) 
             port=port.name,
             observed=f"resume-threshold {resume} B, pause-threshold {pause} B",
             expected="resume-threshold < pause-threshold",
-            path=lpg.path,
+            path=lpg.path(port),
         )
     if size is not None and pause >= size:
         yield Issue(
@@ -342,7 +421,7 @@ def _pause_order(dev: Device, port: Port, lpg: LosslessPg, prof: BufferProfile) 
             port=port.name,
             observed=f"pause-threshold {pause} B, buffer-size {size} B",
             expected="pause-threshold < buffer-size (headroom = buffer-size - pause-threshold)",
-            path=lpg.path,
+            path=lpg.path(port),
         )
 
 
@@ -361,7 +440,7 @@ def _size(
             else f"shared headroom pool size of pool {prof.pool}"
         )
         item = f"{port.name}: {what} (decides the headroom model) not in snapshot"
-        yield Missing(dev.name, item, lpg.path)
+        yield Missing(dev.name, item, lpg.path(port))
         return
     if prof.size_bytes is None:
         yield missing(dev.name, port, f"pg_buffers.{lpg.pg}", f"size of {lpg.label} profile")
@@ -378,7 +457,7 @@ def _size(
         port=port.name,
         observed=f"size {prof.size_bytes} B",
         expected=f"size >= xon + xoff = {xon + xoff} B (independent headroom model, S9)",
-        path=lpg.path,
+        path=lpg.path(port),
     )
 
 

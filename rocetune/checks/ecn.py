@@ -9,7 +9,7 @@ every profile that is configured).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from rocetune.checks._chain import fmt_ports, options_of, queue_of
@@ -28,16 +28,46 @@ from rocetune.checks.helpers import missing
 from rocetune.model import Device, EcnProfile, Port, Severity
 
 
-def lossless_queues(dev: Device, port: Port, ctx: CheckContext) -> Iterator[int | Missing]:
-    """The egress queues of the intent's lossless priorities on ``port`` (each once)."""
+def lossless_queues(dev: Device, port: Port, ctx: CheckContext) -> Sequence[int | Missing]:
+    """The egress queues of the intent's lossless priorities on ``port`` (each once), and a
+    note where the maps do not lead to one, in the order of the priorities.
+
+    Six rules ask for them on every RoCE port, and the ports of a fabric hold a handful of
+    distinct map objects: the queues are found once per run for the same maps
+    (:func:`_queue_steps`, ``ctx.memo``)."""
+    intent, ptc, tc_queue = ctx.intent, port.priority_to_tc, port.tc_to_queue
+    queues, steps = ctx.memo(
+        "lossless queues",
+        (intent, ptc, tc_queue),
+        lambda: _queue_steps(intent.lossless_priorities, ptc, tc_queue),
+    )
+    if steps is None:
+        return queues
+    return [queue_of(dev.name, port, prio) if q is None else q for prio, q in steps]
+
+
+_QueueSteps = tuple[tuple[int, ...], tuple[tuple[int, int | None], ...] | None]
+"""The queues when every priority leads to one; else None and each step: (priority, its
+queue or None where the maps do not lead to one), repeated queues left out."""
+
+
+def _queue_steps(
+    priorities: Iterable[int], ptc: dict[int, int] | None, tc_queue: dict[int, int] | None
+) -> _QueueSteps:
+    """The queue of each of ``priorities`` through ``priority -> TC -> queue`` (as
+    :func:`queue_of` follows them), each queue once."""
     seen: set[int] = set()
-    for prio in ctx.intent.lossless_priorities:
-        queue = queue_of(dev.name, port, prio)
-        if isinstance(queue, Missing):
-            yield queue
+    steps: list[tuple[int, int | None]] = []
+    for prio in priorities:
+        tc = None if ptc is None else ptc.get(prio)
+        queue = None if tc is None or tc_queue is None else tc_queue.get(tc)
+        if queue is None:
+            steps.append((prio, None))
         elif queue not in seen:
             seen.add(queue)
-            yield queue
+            steps.append((prio, queue))
+    queues = tuple(q for _, q in steps if q is not None)
+    return queues, None if len(queues) == len(steps) else tuple(steps)
 
 
 class EcnOnLosslessQueue(PortRule):

@@ -70,13 +70,22 @@ class EcnThresholdScale(PortRule):
     options_model = EcnScaleOptions
 
     def check_port(self, dev: Device, port: Port, ctx: CheckContext) -> Iterable[Result]:
-        """Compare the thresholds of every marking lossless queue with the envelope."""
+        """Compare the thresholds of every marking lossless queue with the envelope
+        (whether anything is found depends on the values and objects of the key below
+        alone: the device and port name it)."""
+        opts = options_of(ctx, EcnScaleOptions)
+        what = ("RT304", port.speed_mbps, opts.tolerance_pct)
+        inputs = (ctx.intent, port.ecn, port.priority_to_tc, port.tc_to_queue)
+        return ctx.quiet(what, inputs, lambda: self._port(dev, port, ctx, opts))
+
+    def _port(
+        self, dev: Device, port: Port, ctx: CheckContext, opts: EcnScaleOptions
+    ) -> Iterator[Result]:
         if ctx.intent.congestion_control == "none":
             return
         if port.ecn is None:
             yield missing(dev.name, port, "ecn", "ECN profiles of the egress queues")
             return
-        opts = options_of(ctx, EcnScaleOptions)
         for queue in lossless_queues(dev, port, ctx):
             if isinstance(queue, Missing):
                 yield queue
@@ -161,7 +170,25 @@ class EcnBeforePfc(PortRule):
     options_model = EcnBeforePfcOptions
 
     def check_port(self, dev: Device, port: Port, ctx: CheckContext) -> Iterable[Result]:
-        """Compare the ECN thresholds of each lossless priority with its PG's limit."""
+        """Compare the ECN thresholds of each lossless priority with its PG's limit
+        (whether anything is found depends on the values and objects of the key below
+        alone: the device and port name it)."""
+        opts = options_of(ctx, EcnBeforePfcOptions)
+        what = ("RT305", opts.threshold, opts.asic_buffer_bytes)
+        inputs = (
+            ctx.intent,
+            port.ecn,
+            port.pg_buffers,
+            port.priority_to_tc,
+            port.tc_to_queue,
+            port.tc_to_pg,
+            dev.buffer_pools,
+        )
+        return ctx.quiet(what, inputs, lambda: self._port(dev, port, ctx, opts))
+
+    def _port(
+        self, dev: Device, port: Port, ctx: CheckContext, opts: EcnBeforePfcOptions
+    ) -> Iterator[Result]:
         if ctx.intent.congestion_control == "none":
             return
         if port.ecn is None or port.pg_buffers is None:
@@ -169,7 +196,6 @@ class EcnBeforePfc(PortRule):
             what = "ECN profiles" if port.ecn is None else "ingress PG buffer profiles"
             yield missing(dev.name, port, field, what)
             return
-        opts = options_of(ctx, EcnBeforePfcOptions)
         for prio in ctx.intent.lossless_priorities:
             queue, pg = queue_of(dev.name, port, prio), pg_of(dev.name, port, prio)
             if isinstance(queue, Missing) or isinstance(pg, Missing):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 
 from rocetune.checks._chain import options_of, queue_of, tc_of
 from rocetune.checks.base import (
@@ -81,17 +82,23 @@ class EtsWeightsValid(PortRule):
         if port.schedulers is None:
             return [missing(dev.name, port, "schedulers", "egress schedulers")]
         exact = options_of(ctx, EtsWeightsOptions).switch_sum_exact
-        return _check_table(_Sched(dev, port, "schedulers", "queue"), port.schedulers, exact)
+        table = port.schedulers
+        where = partial(_Sched, dev, port, "schedulers", "queue")
+        return ctx.quiet(("RT401", exact), (table,), lambda: _check_table(where(), table, exact))
 
     def check_nic(self, dev: Device, nic: NicPort, ctx: CheckContext) -> Iterable[Result]:
         """Check the ETS table of a NIC port."""
         if nic.tc_scheduler is None:
             return [missing(dev.name, nic, "tc_scheduler", "ETS/TC scheduler table")]
         exact = options_of(ctx, EtsWeightsOptions).nic_sum_exact
-        return _check_table(_Sched(dev, nic, "tc_scheduler", "TC"), nic.tc_scheduler, exact)
+        table = nic.tc_scheduler
+        where = partial(_Sched, dev, nic, "tc_scheduler", "TC")
+        return ctx.quiet(("RT401", exact), (table,), lambda: _check_table(where(), table, exact))
 
 
 def _check_table(where: _Sched, table: dict[int, Scheduler], exact: bool) -> Iterator[Result]:
+    """What RT401 finds in a scheduler table. Whether it finds anything depends on
+    ``table`` and ``exact`` alone: ``where`` only names the results (``ctx.quiet``)."""
     percent: dict[int, float] = {}
     complete = True
     for key, sched in sorted(table.items()):
@@ -178,7 +185,19 @@ class CnpStrict(PortRule):
     )
 
     def check_port(self, dev: Device, port: Port, ctx: CheckContext) -> Iterable[Result]:
-        """Follow the CNP priority to its egress queue on a switch port."""
+        """Follow the CNP priority to its egress queue on a switch port (whether anything
+        is found depends on the inputs below alone: the device and port name it)."""
+        inputs = (
+            ctx.intent,
+            port.priority_to_tc,
+            port.tc_to_queue,
+            port.schedulers,
+            port.pfc_rx,
+            port.pfc_tx,
+        )
+        return ctx.quiet("RT403 switch", inputs, lambda: self._port(dev, port, ctx))
+
+    def _port(self, dev: Device, port: Port, ctx: CheckContext) -> Iterator[Result]:
         if ctx.intent.congestion_control == "none":
             return
         prio = ctx.intent.cnp.priority
@@ -193,7 +212,12 @@ class CnpStrict(PortRule):
         yield from _not_lossless(dev, port, prio)
 
     def check_nic(self, dev: Device, nic: NicPort, ctx: CheckContext) -> Iterable[Result]:
-        """Follow the CNP priority to its TC on a NIC port."""
+        """Follow the CNP priority to its TC on a NIC port (whether anything is found
+        depends on the inputs below alone: the device and port name it)."""
+        inputs = (ctx.intent, nic.priority_to_tc, nic.tc_scheduler, nic.pfc_priorities)
+        return ctx.quiet("RT403 NIC", inputs, lambda: self._nic(dev, nic, ctx))
+
+    def _nic(self, dev: Device, nic: NicPort, ctx: CheckContext) -> Iterator[Result]:
         if ctx.intent.congestion_control == "none":
             return
         prio = ctx.intent.cnp.priority

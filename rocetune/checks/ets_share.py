@@ -90,14 +90,19 @@ class LosslessBandwidth(PortRule):
 
     def check_port(self, dev: Device, port: Port, ctx: CheckContext) -> Iterable[Result]:
         """Share of the lossless queues of a switch port."""
-        return _share(dev, port, ctx)
+        inputs = (ctx.intent, port.priority_to_tc, port.tc_to_queue, port.schedulers)
+        return ctx.quiet("RT402 switch", inputs, lambda: _share(dev, port, ctx))
 
     def check_nic(self, dev: Device, nic: NicPort, ctx: CheckContext) -> Iterable[Result]:
         """Share of the lossless TCs of a NIC port."""
-        return _share(dev, nic, ctx)
+        inputs = (ctx.intent, nic.priority_to_tc, nic.tc_scheduler)
+        return ctx.quiet("RT402 NIC", inputs, lambda: _share(dev, nic, ctx))
 
 
 def _share(dev: Device, port: PortLike, ctx: CheckContext) -> Iterator[Result]:
+    """RT402 on one port. Whether it finds anything depends on the intent, the port's class,
+    its priority->TC map, TC->queue map (a switch port) and scheduler table alone: the
+    device and port only name the results (``ctx.quiet``)."""
     table = _table(dev, port)
     if isinstance(table, Missing):
         yield table

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 
 from rocetune.checks.base import (
     CheckContext,
@@ -115,7 +116,7 @@ class EcnEveryHop(Rule):
                     item = f"{mine.port}: port of link {link.label} not in snapshot"
                     yield Missing(device=dev.name, item=item)
                     continue
-                flow = _example_path(mine, other, hosts, fabric)
+                flow = partial(_example_path, mine, other, hosts, fabric)
                 yield from _hop(dev, port, link, other, flow, ctx=ctx)
 
 
@@ -132,8 +133,16 @@ def _example_path(
 
 
 def _hop(
-    dev: Device, port: Port, link: Link, other: LinkEnd, flow: str, *, ctx: CheckContext
+    dev: Device,
+    port: Port,
+    link: Link,
+    other: LinkEnd,
+    flow: Callable[[], str],
+    *,
+    ctx: CheckContext,
 ) -> Iterator[Result]:
+    """The findings on the egress of ``port`` towards ``other``; ``flow`` gives an example
+    flow that crosses it, for the message (made only for a hop that breaks the chain)."""
     if port.ecn is None:
         yield missing(dev.name, port, "ecn", "ECN profiles of the egress queues")
         return
@@ -155,7 +164,7 @@ def _hop(
     yield Issue(
         message=(
             f"the ECN chain breaks at hop {dev.name}:{port.name} → {other}: lossless egress"
-            f" queue {queues} does not mark ECN, so RoCE flows that cross it (e.g. {flow}) get"
+            f" queue {queues} does not mark ECN, so RoCE flows that cross it (e.g. {flow()}) get"
             " no congestion signal here; DCQCN cannot slow their senders and congestion on this"
             " hop is relieved only by PFC pauses, which spread it upstream"
         ),

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
+from operator import attrgetter, is_
 from typing import Literal, cast
 
 from rocetune.checks._chain import fmt_ports, options_of
@@ -79,6 +80,11 @@ class _Aspect:
     field: str
     what: str
     extract: Extract
+    reads: tuple[str, ...] = ()
+    """Every port field ``extract`` reads (it reads nothing else but the intent and the
+    port's class): a port whose fields are the very objects of the port before it has that
+    port's value (ports hold equal maps as one object, rocetune.model.share), so it is not
+    extracted again. Empty: extracted on every port."""
 
 
 def _dscp_plan(port: PortLike, intent: Intent, dscps: Iterable[int]) -> object:
@@ -142,12 +148,21 @@ SWITCH_ASPECTS: dict[str, _Aspect] = {
         "dscp_to_priority",
         "DSCP map",
         lambda p, i: _dscp_plan(p, i, i.roce_dscp),
+        ("dscp_to_priority",),
     ),
-    "lossless-set": _Aspect("lossless set", "pfc_tx", "PFC priorities", _lossless),
+    "lossless-set": _Aspect(
+        "lossless set", "pfc_tx", "PFC priorities", _lossless, ("pfc_rx", "pfc_tx")
+    ),
     "cnp-class": _Aspect(
-        "CNP class", "schedulers", "CNP DSCP map, priority->TC->queue or schedulers", _cnp_class
+        "CNP class",
+        "schedulers",
+        "CNP DSCP map, priority->TC->queue or schedulers",
+        _cnp_class,
+        ("dscp_to_priority", "priority_to_tc", "tc_to_queue", "schedulers"),
     ),
-    "watchdog": _Aspect("PFC watchdog policy", "watchdog", "PFC watchdog", _watchdog),
+    "watchdog": _Aspect(
+        "PFC watchdog policy", "watchdog", "PFC watchdog", _watchdog, ("watchdog",)
+    ),
 }
 NIC_ASPECTS: dict[str, _Aspect] = {
     "trust": _Aspect("trust mode", "trust", "trust mode", _attr("trust")),
@@ -156,8 +171,11 @@ NIC_ASPECTS: dict[str, _Aspect] = {
         "dscp_to_priority",
         "DSCP map",
         lambda p, i: _dscp_plan(p, i, (*i.roce_dscp, i.cnp.dscp)),
+        ("dscp_to_priority",),
     ),
-    "lossless-set": _Aspect("PFC set", "pfc_priorities", "PFC priorities", _lossless),
+    "lossless-set": _Aspect(
+        "PFC set", "pfc_priorities", "PFC priorities", _lossless, ("pfc_priorities",)
+    ),
     "cnp": _Aspect("CNP DSCP/priority", "cnp_dscp", "CNP DSCP and priority", _nic_cnp),
     "roce-tos": _Aspect("RoCE ToS", "roce_tos", "RoCE default ToS", _attr("roce_tos")),
     "mtu": _Aspect("MTU", "mtu", "MTU", _attr("mtu")),
@@ -317,8 +335,16 @@ def _device_subjects(
     current: _Subject | None = None
     ports = _ports(ctx, dev)
     candidates = len(ports) if per_port else min(len(ports), 1)
+    same = attrgetter("__class__", *aspect.reads) if aspect.reads else None
+    read: tuple[object, ...] | None = None  # what the port before read
+    value: object = _UNKNOWN
     for port in ports:
-        value = aspect.extract(port, ctx.intent)
+        if same is None:
+            value = aspect.extract(port, ctx.intent)
+        else:
+            now = same(port)
+            if read is None or not all(map(is_, now, read)):
+                value, read = aspect.extract(port, ctx.intent), now
         if value is _UNKNOWN:
             notes.append(missing(dev.name, port, aspect.field, aspect.what))
             continue

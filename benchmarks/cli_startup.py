@@ -18,7 +18,9 @@ every row alike):
   everything parsed, checked and planned, and the cache written);
 - ``audit warm``: the same command again on that cache, nothing changed;
 - ``audit one edited``: one snapshot file (``configs/leaf4.yaml``) had a comment line
-  appended since the warm run, the same cache.
+  appended since the warm run, the same cache;
+- ``audit fresh copy``: the lab replaced by a copy of itself (every file new: inode, times),
+  as after a fresh checkout with the cache restored (CI), the same cache.
 
 Files are older than 2 s when read (:data:`RACY`), as after a hand edit. With several
 ``--tree`` (checkouts run with the same Python, their code first on ``PYTHONPATH``), each
@@ -109,6 +111,13 @@ class Tree:
         edited.write_text(edited.read_text(encoding="utf-8") + f"# edit {number}\n")
         time.sleep(RACY)
         reports.append(("audit one edited", self.row("audit one edited", [*audit, *opts], timed)))
+        lab = self.work / "inventories" / "lab"
+        copy = self.work / "lab-copy"
+        shutil.copytree(lab, copy, copy_function=shutil.copy)  # new inodes and times
+        shutil.rmtree(lab)
+        copy.rename(lab)
+        time.sleep(RACY)
+        reports.append(("audit fresh copy", self.row("audit fresh copy", [*audit, *opts], timed)))
         for name, out in reports:
             if out != plain:
                 raise SystemExit(

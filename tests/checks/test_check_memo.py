@@ -7,11 +7,46 @@ those of every port computed alone."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from rocetune.checks._chain import link_length
-from rocetune.checks.base import CheckContext, RuleOptions
+from rocetune.checks.base import CheckContext, Rule, RuleOptions
 from rocetune.checks.ets_share import BulkStrict
 from rocetune.engine import run_checks, sort_findings
-from rocetune.model import Device, Fabric, Intent, Link, LinkEnd, NicPort, Port, Scheduler
+from rocetune.model import (
+    Device,
+    Fabric,
+    Finding,
+    Intent,
+    Link,
+    LinkEnd,
+    NicPort,
+    Port,
+    Scheduler,
+)
+
+
+def _as_each_alone(
+    fabric: Fabric,
+    rules: Sequence[type[Rule]],
+    links_of: Callable[[Device, str], tuple[Link, ...]] = lambda dev, name: (),
+) -> list[Finding]:
+    """The findings of ``rules`` on ``fabric`` (missing-data notes aside), checked once for
+    the whole fabric; asserted equal to checking each switch port and NIC port alone, on
+    its device alone (with the links ``links_of(device, port name)``): what every memo or
+    skip of a run must preserve."""
+    together = run_checks(fabric, rules, report_missing=False)
+    alone = []
+    for dev in fabric.devices.values():
+        for kind in ("ports", "nics"):
+            for name, port in (getattr(dev, kind) or {}).items():
+                one = dev.model_copy(update={kind: {name: port}})
+                single = Fabric(
+                    intent=fabric.intent, devices={dev.name: one}, links=links_of(dev, name)
+                )
+                alone += [f for f in run_checks(single, rules) if f.code != "RT000"]
+    assert [f.model_dump() for f in together] == [f.model_dump() for f in sort_findings(alone)]
+    return together
 
 
 def _ctx(fabric: Fabric) -> CheckContext:
@@ -139,14 +174,7 @@ def test_rt104_on_ports_sharing_maps_is_what_each_port_gives_alone() -> None:
     sw = Device(name="s1", kind="switch", platform="t", ports=ports)
     host = Device(name="h1", kind="host", platform="t", nics={"eth2": nic, "eth3": nic2})
     fabric = Fabric(intent=Intent(), devices={"s1": sw, "h1": host})
-    together = run_checks(fabric, [StrayDscpLossless], report_missing=False)
-    alone = []
-    for dev, kind in ((sw, "ports"), (host, "nics")):
-        for name, port in getattr(dev, kind).items():
-            one = dev.model_copy(update={kind: {name: port}})
-            got = run_checks(Fabric(intent=Intent(), devices={dev.name: one}), [StrayDscpLossless])
-            alone += [f for f in got if f.code != "RT000"]
-    assert [f.model_dump() for f in together] == [f.model_dump() for f in sort_findings(alone)]
+    together = _as_each_alone(fabric, [StrayDscpLossless])
     observed = {(f.device, f.port): f.observed for f in together}
     assert observed == {
         ("h1", "eth2"): "{10}",
@@ -281,16 +309,7 @@ def test_rt501_headroom_shared_per_values_and_device_facts_is_each_ports_own() -
         for name, p in (("s1", pools), ("s2", shp))
     }
     fabric = Fabric(intent=Intent(), devices=devices)
-    together = run_checks(fabric, [HeadroomSufficient], report_missing=False)
-    alone = []
-    for dev in devices.values():
-        for name, one in ports.items():
-            single = dev.model_copy(update={"ports": {name: one}})
-            got = run_checks(
-                Fabric(intent=Intent(), devices={dev.name: single}), [HeadroomSufficient]
-            )
-            alone += [f for f in got if f.code != "RT000"]
-    assert [f.model_dump() for f in together] == [f.model_dump() for f in sort_findings(alone)]
+    together = _as_each_alone(fabric, [HeadroomSufficient])
     expected = {(f.device, f.port): f.expected for f in together}
     assert len(expected) == 8
     assert expected["s1", "E0"] == expected["s1", "E1"]
@@ -450,15 +469,11 @@ def test_rt401_rt402_rt403_on_ports_sharing_tables_is_what_each_port_gives_alone
     links = tuple(_link("s1", p.name, "h1", "eth0", None) for p in ports)
     rules = [EtsWeightsValid, LosslessBandwidth, CnpStrict]
     fabric = Fabric(intent=Intent(), devices={"s1": sw, "h1": host}, links=links)
-    together = run_checks(fabric, rules, report_missing=False)
-    alone = []
-    for dev, kind in ((sw, "ports"), (host, "nics")):
-        for name, port in getattr(dev, kind).items():
-            one = dev.model_copy(update={kind: {name: port}})
-            mine = tuple(lk for lk in links if dev.name == "h1" or lk.a.port == name)
-            got = run_checks(Fabric(intent=Intent(), devices={dev.name: one}, links=mine), rules)
-            alone += [f for f in got if f.code != "RT000"]
-    assert [f.model_dump() for f in together] == [f.model_dump() for f in sort_findings(alone)]
+    together = _as_each_alone(
+        fabric,
+        rules,
+        lambda dev, name: tuple(lk for lk in links if dev.name == "h1" or lk.a.port == name),
+    )
     found = {(f.code, f.port) for f in together}
     assert {("RT401", "E2"), ("RT402", "E3"), ("RT403", "E6"), ("RT403", "E9")} <= found
     assert {("RT401", "eth2"), ("RT402", "eth6")} <= found
@@ -514,15 +529,7 @@ def test_rt304_rt305_on_ports_sharing_inputs_is_what_each_port_gives_alone() -> 
         for name, size in (("s1", 10_000_000), ("s2", 1_000_000))  # s2: XOFF at 500 KB
     }
     rules = [EcnThresholdScale, EcnBeforePfc]
-    together = run_checks(Fabric(intent=Intent(), devices=devices), rules, report_missing=False)
-    alone = []
-    for dev in devices.values():
-        for name, port in ports.items():
-            one = Fabric(
-                intent=Intent(), devices={dev.name: dev.model_copy(update={"ports": {name: port}})}
-            )
-            alone += [f for f in run_checks(one, rules) if f.code != "RT000"]
-    assert [f.model_dump() for f in together] == [f.model_dump() for f in sort_findings(alone)]
+    together = _as_each_alone(Fabric(intent=Intent(), devices=devices), rules)
     found = {(f.code, f.device, f.port) for f in together}
     s1 = {(code, port) for code, dev, port in found if dev == "s1"}
     assert {("RT304", "E1"), ("RT304", "E2"), ("RT305", "E2"), ("RT305", "E3")} <= s1
@@ -593,15 +600,7 @@ def test_rt502_rt505_on_ports_sharing_inputs_is_what_each_port_gives_alone() -> 
     # the devices where a port has nothing to say come before s1, where it has
     devices = {"s3": s3, "s2": s2, "s1": s1}
     rules = [XonXoffOrder, LosslessPool]
-    together = run_checks(Fabric(intent=Intent(), devices=devices), rules, report_missing=False)
-    alone = []
-    for dev in devices.values():
-        for name, port in ports.items():
-            one = Fabric(
-                intent=Intent(), devices={dev.name: dev.model_copy(update={"ports": {name: port}})}
-            )
-            alone += [f for f in run_checks(one, rules) if f.code != "RT000"]
-    assert [f.model_dump() for f in together] == [f.model_dump() for f in sort_findings(alone)]
+    together = _as_each_alone(Fabric(intent=Intent(), devices=devices), rules)
     found = {(f.code, f.device, f.port) for f in together}
     on_s1 = {(code, port) for code, dev, port in found if dev == "s1"}
     assert {("RT502", "E1"), ("RT502", "E2"), ("RT505", "E3"), ("RT505", "E4")} <= on_s1
